@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "JuiceMaker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "juicemaker", targets: ["juicemaker"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+    ],
+    targets: [
+        // Pure domain: no I/O.
+        .target(name: "JuiceBar"),
+        // Persistence behind protocols; SQLite through GRDB.
+        .target(
+            name: "Storage",
+            dependencies: [
+                "JuiceBar",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The HTTP server: pages, JSON API, live updates, sign-in.
+        .target(
+            name: "App",
+            dependencies: [
+                "JuiceBar",
+                "Storage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("Public")]
+        ),
+        .executableTarget(
+            name: "juicemaker",
+            dependencies: [
+                "JuiceBar",
+                "Storage",
+                "App",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
+        .testTarget(name: "StorageTests", dependencies: ["JuiceBar", "Storage"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App",
+                "JuiceBar",
+                "Storage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["juicemaker"]),
+    ]
+)

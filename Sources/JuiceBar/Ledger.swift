@@ -1,0 +1,52 @@
+import struct Foundation.Date
+
+/// Why a fruit count changed.
+public enum StockChangeCause: String, Codable, Sendable, CaseIterable {
+    /// A juice was made.
+    case order
+    /// Staff set the count (stepper, stock edit).
+    case edit
+    /// Fruit arrived and was added.
+    case delivery
+}
+
+/// One change of one fruit's count: enough to explain the stock of any moment.
+public struct LedgerEntry: Hashable, Codable, Sendable {
+    public var id: Int64
+    public var time: Date
+    public var fruit: FruitID
+    public var delta: Int
+    public var countAfter: Int
+    public var cause: StockChangeCause
+    public var juice: JuiceID?
+    public var orderID: Int64?
+    public var actor: String
+
+    public init(id: Int64, time: Date, fruit: FruitID, delta: Int, countAfter: Int,
+                cause: StockChangeCause, juice: JuiceID?, orderID: Int64?, actor: String) {
+        self.id = id
+        self.time = time
+        self.fruit = fruit
+        self.delta = delta
+        self.countAfter = countAfter
+        self.cause = cause
+        self.juice = juice
+        self.orderID = orderID
+        self.actor = actor
+    }
+}
+
+/// A juice that was made.
+public struct Order: Hashable, Codable, Sendable {
+    public var id: Int64
+    public var juice: JuiceID
+    public var time: Date
+    public var actor: String
+
+    public init(id: Int64, juice: JuiceID, time: Date, actor: String) {
+        self.id = id
+        self.juice = juice
+        self.time = time
+        self.actor = actor
+    }
+}

@@ -1,0 +1,82 @@
+/// A fruit the shop keeps in stock.
+public struct Fruit: Hashable, Codable, Sendable {
+    public var id: FruitID
+    public var name: LocalizedName
+    public var emoji: String
+    public init(id: FruitID, name: LocalizedName, emoji: String) {
+        self.id = id
+        self.name = name
+        self.emoji = emoji
+    }
+}
+
+/// How much of one fruit a juice takes.
+public struct Ingredient: Hashable, Codable, Sendable {
+    public var fruit: FruitID
+    public var amount: Int
+    public init(fruit: FruitID, amount: Int) {
+        self.fruit = fruit
+        self.amount = amount
+    }
+}
+
+/// A juice on the menu and the fruit it is made of, in the order the recipe names them.
+public struct Juice: Hashable, Codable, Sendable {
+    public var id: JuiceID
+    public var name: LocalizedName
+    public var recipe: [Ingredient]
+    public init(id: JuiceID, name: LocalizedName, recipe: [Ingredient]) {
+        self.id = id
+        self.name = name
+        self.recipe = recipe
+    }
+}
+
+/// What the shop sells and what it keeps: data, so a shop can grow it without a rebuild.
+public struct Menu: Hashable, Codable, Sendable {
+    public var fruits: [Fruit]
+    public var juices: [Juice]
+
+    public init(fruits: [Fruit], juices: [Juice]) {
+        self.fruits = fruits
+        self.juices = juices
+    }
+
+    public func fruit(_ id: FruitID) -> Fruit? { fruits.first { $0.id == id } }
+    public func juice(_ id: JuiceID) -> Juice? { juices.first { $0.id == id } }
+
+    /// The fruit with this id, or the error that says no such fruit exists.
+    public func requireFruit(_ id: FruitID) throws(JuiceBarError) -> Fruit {
+        guard let fruit = fruit(id) else { throw .unknownFruit(id.rawValue) }
+        return fruit
+    }
+
+    /// The juice with this id, or the error that says no such juice exists.
+    public func requireJuice(_ id: JuiceID) throws(JuiceBarError) -> Juice {
+        guard let juice = juice(id) else { throw .unknownJuice(id.rawValue) }
+        return juice
+    }
+
+    /// Checks that a new fruit fits beside the ones the shop has.
+    public func validateNew(_ fruit: Fruit) throws(JuiceBarError) {
+        guard Identifier.isValid(fruit.id.rawValue) else { throw .invalidIdentifier(fruit.id.rawValue) }
+        guard self.fruit(fruit.id) == nil else { throw .duplicate(fruit.id.rawValue) }
+        guard !fruit.name.ko.isEmpty, !fruit.name.en.isEmpty else { throw .emptyName }
+    }
+
+    /// Checks that a new juice has a fresh id and a recipe made only of known fruit, each used once.
+    public func validateNew(_ juice: Juice) throws(JuiceBarError) {
+        guard Identifier.isValid(juice.id.rawValue) else { throw .invalidIdentifier(juice.id.rawValue) }
+        guard self.juice(juice.id) == nil else { throw .duplicate(juice.id.rawValue) }
+        guard !juice.name.ko.isEmpty, !juice.name.en.isEmpty else { throw .emptyName }
+        guard !juice.recipe.isEmpty else { throw .emptyRecipe }
+        var seen: Set<FruitID> = []
+        for ingredient in juice.recipe {
+            _ = try requireFruit(ingredient.fruit)
+            guard seen.insert(ingredient.fruit).inserted else { throw .duplicate(ingredient.fruit.rawValue) }
+            guard StockLimits.recipeAmount.contains(ingredient.amount) else {
+                throw .amountOutOfRange(ingredient.amount)
+            }
+        }
+    }
+}

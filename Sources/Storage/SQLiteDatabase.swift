@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// One SQLite file shared by every part of the shop: WAL, migrations on open, and a busy
+/// timeout so several processes on one file wait for each other instead of failing.
+public final class SQLiteDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// How long a write waits for another process's transaction before giving up.
+    static let busyTimeout: TimeInterval = 30
+
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrate(pool)
+    }
+
+    /// GRDB checks which migrations are applied before it takes the write lock, so two processes
+    /// opening a new file together can both try the same migration. Each migration is one
+    /// transaction, so the loser changed nothing: it looks again and goes on from there.
+    private static func migrate(_ pool: DatabasePool) throws {
+        let migrator = Self.migrator
+        var attempts = 0
+        while true {
+            do {
+                return try migrator.migrate(pool)
+            } catch {
+                attempts += 1
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+                if attempts >= migrator.migrations.count + 1 { throw error }
+            }
+        }
+    }
+
+    /// Every area of the shop adds its tables here, in order; a migration never changes once shipped.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        JuiceBarSchema.register(in: &migrator)
+        return migrator
+    }
+
+    /// A token that changes whenever any connection, this process's or another's, commits to the file.
+    /// Watching it lets a server notice writes made by the CLI.
+    public func makeChangeWatcher() throws -> SQLiteChangeWatcher {
+        try SQLiteChangeWatcher(path: path)
+    }
+}
+
+/// A connection of its own whose `PRAGMA data_version` moves on every commit by any other connection.
+public final class SQLiteChangeWatcher: Sendable {
+    private let queue: DatabaseQueue
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(SQLiteDatabase.busyTimeout)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    public func version() async throws -> Int {
+        try await queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+import JuiceBar
+import Storage
+
+struct MenuCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "menu",
+        abstract: "Show the juices, their recipes and how many can be made now; add fruits and juices.",
+        subcommands: [ShowMenu.self, AddFruit.self, AddJuice.self],
+        defaultSubcommand: ShowMenu.self
+    )
+
+    struct MenuItem: Encodable {
+        let id: JuiceID
+        let name: LocalizedName
+        let recipe: [Ingredient]
+        let makeable: Int
+    }
+
+    struct ShowMenu: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the menu.")
+        @OptionGroup var shop: ShopOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let store = try shop.openJuiceBar()
+            let menu = try await store.menu()
+            let stock = try await store.stock()
+            let items = menu.juices.map {
+                MenuItem(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
+            }
+            if json { return try printJSON(items) }
+            for item in items {
+                let recipe = item.recipe
+                    .map { "\(menu.fruit($0.fruit)?.name.ko ?? $0.fruit.rawValue) \($0.amount)" }
+                    .joined(separator: " + ")
+                print("\(item.name.ko) (\(item.id)): \(recipe) — \(item.makeable) can be made")
+            }
+        }
+    }
+
+    struct AddFruit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add-fruit", abstract: "Add a fruit to the shop.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The fruit's id, e.g. orange.") var id: String
+        @Option(help: "Korean name.") var ko: String
+        @Option(help: "English name.") var en: String
+        @Option(help: "An emoji for its label.") var emoji = "🍹"
+        @Option(help: "Starting count.") var count = "0"
+
+        func run() async throws {
+            try await refusingBadInput {
+                let fruit = Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji)
+                _ = try await shop.openJuiceBar().addFruit(fruit, count: try StockLimits.parseCount(count), actor: cliActor)
+                print("added \(fruit.name.ko) (\(fruit.id))")
+            }
+        }
+    }
+
+    struct AddJuice: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add-juice", abstract: "Add a juice to the menu.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The juice's id, e.g. orangeJuice.") var id: String
+        @Option(help: "Korean name.") var ko: String
+        @Option(help: "English name.") var en: String
+        @Option(help: "The recipe as fruit:amount pairs, e.g. orange:3,banana:1.") var recipe: String
+
+        func run() async throws {
+            try await refusingBadInput {
+                let ingredients = try recipe.split(separator: ",").map { pair throws(JuiceBarError) in
+                    let parts = pair.split(separator: ":")
+                    guard parts.count == 2, let amount = Int(parts[1]) else { throw .notANumber(String(pair)) }
+                    return Ingredient(fruit: FruitID(String(parts[0])), amount: amount)
+                }
+                let juice = Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: ingredients)
+                _ = try await shop.openJuiceBar().addJuice(juice)
+                print("added \(juice.name.ko) (\(juice.id))")
+            }
+        }
+    }
+}
+
+struct StockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stock",
+        abstract: "Show or change the fruit stock.",
+        subcommands: [ShowStock.self, SetStock.self, AddStock.self],
+        defaultSubcommand: ShowStock.self
+    )
+
+    struct ShowStock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the stock.")
+        @OptionGroup var shop: ShopOptions
+        @Flag(help: "Print one JSON object of fruit id → count.") var json = false
+
+        func run() async throws {
+            let store = try shop.openJuiceBar()
+            let stock = try await store.stock()
+            if json { return try printJSON(stock) }
+            for fruit in try await store.menu().fruits {
+                print("\(fruit.emoji) \(fruit.name.ko) (\(fruit.id)): \(stock[fruit.id])")
+            }
+        }
+    }
+
+    struct SetStock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a fruit's count.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The fruit's id.") var fruit: String
+        @Argument(help: "The new count, 0...1000000.") var count: String
+
+        func run() async throws {
+            try await refusingBadInput {
+                let stock = try await shop.openJuiceBar()
+                    .setStock(FruitID(fruit), to: try StockLimits.parseCount(count), actor: cliActor)
+                print("\(fruit): \(stock[FruitID(fruit)])")
+            }
+        }
+    }
+
+    struct AddStock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Record a delivery of fruit.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The fruit's id.") var fruit: String
+        @Argument(help: "How many arrived.") var count: String
+
+        func run() async throws {
+            try await refusingBadInput {
+                let stock = try await shop.openJuiceBar()
+                    .deliver(FruitID(fruit), count: try StockLimits.parseCount(count), actor: cliActor)
+                print("\(fruit): \(stock[FruitID(fruit)])")
+            }
+        }
+    }
+}
+
+struct OrderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order",
+        abstract: "Make a juice. Exits 1 when the fruit is short, naming each short fruit."
+    )
+    @OptionGroup var shop: ShopOptions
+    @Argument(help: "The juice's id, e.g. strawberryBananaJuice.") var juice: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await refusingBadInput {
+            let store = try shop.openJuiceBar()
+            do {
+                let receipt = try await store.order(JuiceID(juice), actor: cliActor)
+                if json { return try printJSON(receipt) }
+                let name = try await store.menu().juice(receipt.order.juice)?.name.ko ?? juice
+                print("\(name) 나왔습니다! 맛있게 드세요! (order \(receipt.order.id))")
+            } catch let refusal as OutOfStock {
+                if json {
+                    struct Refusal: Encodable { let error = "out_of_stock", juice: JuiceID, shortages: [Shortage] }
+                    try printJSON(Refusal(juice: refusal.juice, shortages: refusal.shortages))
+                }
+                FileHandle.standardError.write(Data("재료가 모자라요: \(refusal)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+struct OrdersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "orders", abstract: "Orders made, newest first.")
+    @OptionGroup var shop: ShopOptions
+    @OptionGroup var limit: LimitOption
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let orders = try await shop.openJuiceBar().orders(limit: limit.limit)
+        if json { return try printJSON(orders) }
+        for order in orders {
+            print("#\(order.id) \(order.juice) \(order.time.formatted(.iso8601)) \(order.actor)")
+        }
+    }
+}
+
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "The stock ledger, newest first.")
+    @OptionGroup var shop: ShopOptions
+    @OptionGroup var limit: LimitOption
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let entries = try await shop.openJuiceBar().ledger(limit: limit.limit)
+        if json { return try printJSON(entries) }
+        for entry in entries {
+            let delta = entry.delta >= 0 ? "+\(entry.delta)" : "\(entry.delta)"
+            let reason = [entry.cause.rawValue, entry.juice?.rawValue].compactMap { $0 }.joined(separator: " ")
+            print("\(entry.time.formatted(.iso8601)) \(entry.fruit) \(delta) → \(entry.countAfter) (\(reason)) by \(entry.actor)")
+        }
+    }
+}
