@@ -14,16 +14,20 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Pure domain: no I/O.
         .target(name: "JuiceBar"),
+        .target(name: "Membership"),
         // Persistence behind protocols; SQLite through GRDB.
         .target(
             name: "Storage",
             dependencies: [
                 "JuiceBar",
+                "Membership",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -32,12 +36,15 @@ let package = Package(
             name: "App",
             dependencies: [
                 "JuiceBar",
+                "Membership",
                 "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Public")]
         ),
@@ -45,9 +52,13 @@ let package = Package(
             name: "juicemaker",
             dependencies: [
                 "JuiceBar",
+                "Membership",
                 "Storage",
                 "App",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),

@@ -1,10 +1,21 @@
 import JuiceBar
 
+/// The stock as of one commit. `version` grows with every stock change (it is the newest ledger
+/// entry's id), so of two snapshots a reader can always tell which is newer.
+public struct StockSnapshot: Hashable, Codable, Sendable {
+    public var stock: Stock
+    public var version: Int64
+    public init(stock: Stock, version: Int64) {
+        self.stock = stock
+        self.version = version
+    }
+}
+
 /// A juice that was made and the stock it left.
 public struct OrderReceipt: Hashable, Codable, Sendable {
     public var order: Order
-    public var stock: Stock
-    public init(order: Order, stock: Stock) {
+    public var stock: StockSnapshot
+    public init(order: Order, stock: StockSnapshot) {
         self.order = order
         self.stock = stock
     }
@@ -14,17 +25,17 @@ public struct OrderReceipt: Hashable, Codable, Sendable {
 /// each recorded in the ledger; an engine (SQLite, PostgreSQL) implements it.
 public protocol JuiceBarStore: Sendable {
     func menu() async throws -> Menu
-    func stock() async throws -> Stock
+    func stock() async throws -> StockSnapshot
 
     /// Checks every ingredient and deducts them all in one transaction, or deducts nothing.
     /// Throws `OutOfStock` naming every short fruit, or `JuiceBarError.unknownJuice`.
     func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt
 
     /// Staff set a fruit's count (the stepper, a stock edit).
-    func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> Stock
+    func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot
 
     /// Fruit arrived: adds to the count, which must stay within bounds.
-    func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> Stock
+    func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot
 
     func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu
     func addJuice(_ juice: Juice) async throws -> Menu

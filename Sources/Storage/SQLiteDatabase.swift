@@ -42,6 +42,7 @@ public final class SQLiteDatabase: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         JuiceBarSchema.register(in: &migrator)
+        SQLiteAccountStore.register(in: &migrator)
         return migrator
     }
 

@@ -17,8 +17,8 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         try await database.pool.read(Self.fetchMenu)
     }
 
-    public func stock() async throws -> Stock {
-        try await database.pool.read(Self.fetchStock)
+    public func stock() async throws -> StockSnapshot {
+        try await database.pool.read(Self.fetchSnapshot)
     }
 
     public func order(_ juiceID: JuiceID, actor: String) async throws -> OrderReceipt {
@@ -35,16 +35,17 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
                 try Self.record(fruit: ingredient.fruit, delta: -ingredient.amount, countAfter: stock[ingredient.fruit],
                                 cause: .order, juice: juice.id, orderID: orderID, actor: actor, time: time, in: db)
             }
-            return OrderReceipt(order: Order(id: orderID, juice: juice.id, time: time, actor: actor), stock: stock)
+            let order = Order(id: orderID, juice: juice.id, time: time, actor: actor)
+            return OrderReceipt(order: order, stock: StockSnapshot(stock: stock, version: db.lastInsertedRowID))
         }
     }
 
-    public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> Stock {
+    public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
         try StockLimits.validate(count: count)
         return try await change(fruit, cause: .edit, actor: actor) { _ in count }
     }
 
-    public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> Stock {
+    public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot {
         try StockLimits.validate(count: count)
         return try await change(fruit, cause: .delivery, actor: actor) { current in
             let total = current + count
@@ -101,7 +102,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     private func change(
         _ fruit: FruitID, cause: StockChangeCause, actor: String,
         newCount: @escaping @Sendable (Int) throws -> Int
-    ) async throws -> Stock {
+    ) async throws -> StockSnapshot {
         let time = now()
         return try await database.pool.write { db in
             _ = try Self.fetchMenu(db).requireFruit(fruit)
@@ -111,7 +112,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             try Self.write(count: stock[fruit], of: fruit, in: db)
             try Self.record(fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit], cause: cause,
                             juice: nil, orderID: nil, actor: actor, time: time, in: db)
-            return stock
+            return StockSnapshot(stock: stock, version: db.lastInsertedRowID)
         }
     }
 }
@@ -141,6 +142,11 @@ extension SQLiteJuiceBarStore {
             stock[FruitID(row["id"])] = row["count"]
         }
         return stock
+    }
+
+    static func fetchSnapshot(_ db: Database) throws -> StockSnapshot {
+        StockSnapshot(stock: try fetchStock(db),
+                      version: try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM stockLedger") ?? 0)
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {

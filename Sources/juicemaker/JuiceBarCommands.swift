@@ -26,7 +26,7 @@ struct MenuCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try shop.openJuiceBar()
             let menu = try await store.menu()
-            let stock = try await store.stock()
+            let stock = try await store.stock().stock
             let items = menu.juices.map {
                 MenuItem(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
             }
@@ -96,7 +96,7 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try shop.openJuiceBar()
-            let stock = try await store.stock()
+            let stock = try await store.stock().stock
             if json { return try printJSON(stock) }
             for fruit in try await store.menu().fruits {
                 print("\(fruit.emoji) \(fruit.name.ko) (\(fruit.id)): \(stock[fruit.id])")
@@ -114,7 +114,7 @@ struct StockCommand: AsyncParsableCommand {
             try await refusingBadInput {
                 let stock = try await shop.openJuiceBar()
                     .setStock(FruitID(fruit), to: try StockLimits.parseCount(count), actor: cliActor)
-                print("\(fruit): \(stock[FruitID(fruit)])")
+                print("\(fruit): \(stock.stock[FruitID(fruit)])")
             }
         }
     }
@@ -129,7 +129,7 @@ struct StockCommand: AsyncParsableCommand {
             try await refusingBadInput {
                 let stock = try await shop.openJuiceBar()
                     .deliver(FruitID(fruit), count: try StockLimits.parseCount(count), actor: cliActor)
-                print("\(fruit): \(stock[FruitID(fruit)])")
+                print("\(fruit): \(stock.stock[FruitID(fruit)])")
             }
         }
     }

@@ -7,7 +7,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         commandName: "juicemaker",
         abstract: "JuiceMaker: a juice bar and beverage shop.",
         subcommands: [
-            MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
+            ServeCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
         ]
     )
 

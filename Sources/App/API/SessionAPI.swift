@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import JuiceBar
+import Membership
+
+/// Sign-in and sign-out: the JSON API and the `/login` page share one service.
+struct SessionRoutes {
+    let accounts: AccountService
+
+    struct Credentials: Decodable {
+        let username: String
+        let password: String
+    }
+
+    struct LoginForm: Decodable {
+        let username: String
+        let password: String
+        let next: String?
+        let lang: String?
+    }
+
+    struct AccountBody: Encodable {
+        let id: Int64
+        let username: String
+        let name: String
+        let role: Role
+        init(_ account: Account) {
+            id = account.id
+            username = account.username
+            name = account.name
+            role = account.role
+        }
+    }
+
+    func addRoutes(api: RouterGroup<ShopRequestContext>, pages: Router<ShopRequestContext>) {
+        api.post("session") { request, _ in
+            let credentials = try await request.decodeJSON(Credentials.self)
+            guard let account = try await accounts.verify(username: credentials.username, password: credentials.password)
+            else { throw APIError.invalidCredentials }
+            var response = Response.json(AccountBody(account))
+            response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
+            return response
+        }
+        api.delete("session") { _, context in
+            try await signOut(context)
+            var response = Response(status: .noContent)
+            response.setCookie(SessionMiddleware.expiredCookie)
+            return response
+        }
+        api.get("me") { _, context in
+            guard let account = context.account else { throw APIError.unauthorized }
+            return Response.json(AccountBody(account))
+        }
+
+        pages.get("login") { request, _ in
+            let language = Language.preferred(by: request)
+            return LoginPage(language: language, strings: .of(language),
+                             next: LoginPage.safeNext(request.uri.queryParameters["next"].map(String.init)),
+                             message: nil, username: "", request: request).render()
+        }
+        pages.post("login") { request, _ in
+            let buffer = try await request.body.collect(upTo: Request.maximumJSONBody)
+            let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: buffer))
+            let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
+            let next = LoginPage.safeNext(form?.next)
+            guard let form, let account = try await accounts.verify(username: form.username, password: form.password)
+            else {
+                return LoginPage(language: language, strings: .of(language), next: next,
+                                 message: Strings.of(language).wrongCredentials, username: form?.username ?? "",
+                                 request: request).render(status: .unauthorized)
+            }
+            var response = Response.redirect(to: next, type: .found)
+            response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
+            return response
+        }
+        pages.post("logout") { _, context in
+            try await signOut(context)
+            var response = Response.redirect(to: "/", type: .found)
+            response.setCookie(SessionMiddleware.expiredCookie)
+            return response
+        }
+    }
+
+    private func signOut(_ context: ShopRequestContext) async throws {
+        if let token = context.sessionToken { try await accounts.endSession(token: token) }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+import Storage
+
+/// How to run the shop's server.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var databasePath: String
+    /// The first staff account's password; generated and logged once when nil.
+    public var adminPassword: String?
+    public var bcryptCost: UInt8
+    public var logLevel: Logger.Level
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "juicemaker.sqlite",
+                adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.adminPassword = adminPassword
+        self.bcryptCost = bcryptCost
+        self.logLevel = logLevel
+    }
+}
+
+/// The composition root: builds storage, services and routes once, and hands each what it needs.
+public func buildApplication(
+    _ configuration: ServerConfiguration, prometheus: PrometheusCollectorRegistry? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "juicemaker")
+    logger.logLevel = configuration.logLevel
+
+    let database = try SQLiteDatabase(path: configuration.databasePath)
+    let live = LiveUpdates()
+    let juiceBar = try await JuiceBarService(store: SQLiteJuiceBarStore(database: database), live: live)
+    let accounts = AccountService(store: SQLiteAccountStore(database: database), bcryptCost: configuration.bcryptCost)
+    try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
+
+    let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
+    let router = Router(context: ShopRequestContext.self)
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
+                                          cacheControl: .init([(MediaType(type: .any), [.noCache])])))
+    router.add(middleware: SessionMiddleware(accounts: accounts))
+
+    let api = router.group("api")
+    JuiceBarAPI(juiceBar: juiceBar).addRoutes(to: api)
+    LiveRoutes(live: live, juiceBar: juiceBar).addRoutes(to: api)
+    SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
+    PageRoutes(juiceBar: juiceBar).addRoutes(to: router)
+    SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
+
+    let watcher = OutsideWriteWatcher(watcher: try database.makeChangeWatcher(), juiceBar: juiceBar, logger: logger)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
+        services: [watcher],
+        logger: logger)
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HummingbirdBcrypt
+import Logging
+import Membership
+import NIOPosix
+import Storage
+
+/// Sign-up, sign-in and sessions. Passwords are kept only as bcrypt hashes, computed off the
+/// request threads because a good hash is slow on purpose.
+public struct AccountService: Sendable {
+    let store: any AccountStore
+    let bcryptCost: UInt8
+    let now: @Sendable () -> Date
+    /// How long a sign-in lasts.
+    static let sessionLifetime: TimeInterval = 7 * 24 * 3600
+
+    public init(store: any AccountStore, bcryptCost: UInt8 = 12, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.bcryptCost = bcryptCost
+        self.now = now
+    }
+
+    public func signUp(username: String, password: String, name: String, role: Role) async throws -> Account {
+        try AccountRules.validate(username: username, password: password, name: name)
+        let cost = bcryptCost
+        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await store.create(username: username, name: name, passwordHash: hash, role: role)
+    }
+
+    /// The account whose password this is; nil for a wrong username or password alike.
+    public func verify(username: String, password: String) async throws -> Account? {
+        guard let credentials = try await store.credentials(username: username) else { return nil }
+        let matches = try await NIOThreadPool.singleton.runIfActive {
+            Bcrypt.verify(password, hash: credentials.passwordHash)
+        }
+        return matches ? credentials.account : nil
+    }
+
+    /// Starts a session and returns its token: 256 random bits.
+    public func startSession(for account: Account) async throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        try await store.createSession(token: token, accountID: account.id, expires: now() + Self.sessionLifetime)
+        return token
+    }
+
+    public func account(sessionToken: String) async throws -> Account? {
+        try await store.account(sessionToken: sessionToken, now: now())
+    }
+
+    public func endSession(token: String) async throws {
+        try await store.deleteSession(token: token)
+    }
+
+    /// On a first start there is no staff account: make `admin`, with the given password or a
+    /// generated one that is printed once to the log.
+    public func ensureAdmin(password: String?, logger: Logger) async throws {
+        guard try await !store.hasStaff() else { return }
+        let chosen = password ?? Self.generatedPassword()
+        _ = try await signUp(username: "admin", password: chosen, name: "Admin", role: .staff)
+        if password == nil {
+            logger.notice("created staff account 'admin'; sign in with this password once and keep it safe",
+                          metadata: ["password": "\(chosen)"])
+        } else {
+            logger.notice("created staff account 'admin' with the password from JUICEMAKER_ADMIN_PASSWORD")
+        }
+    }
+
+    static func generatedPassword() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}

@@ -1,0 +1,27 @@
+import Hummingbird
+
+/// Finds who is signed in from the session cookie and puts the account on the context.
+struct SessionMiddleware: RouterMiddleware {
+    typealias Context = ShopRequestContext
+    let accounts: AccountService
+
+    static let cookieName = "juicemaker_session"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let token = request.cookies[Self.cookieName]?.value, !token.isEmpty {
+            context.sessionToken = token
+            context.account = try await accounts.account(sessionToken: token)
+        }
+        return try await next(request, context)
+    }
+
+    /// The cookie that carries a session: out of reach of scripts, not sent on cross-site posts.
+    static func cookie(token: String) -> Cookie {
+        Cookie(name: cookieName, value: token, maxAge: Int(AccountService.sessionLifetime), path: "/",
+               secure: false, httpOnly: true, sameSite: .lax)
+    }
+
+    static let expiredCookie = Cookie(name: cookieName, value: "", maxAge: 0, path: "/",
+                                      secure: false, httpOnly: true, sameSite: .lax)
+}

@@ -1,0 +1,26 @@
+import Hummingbird
+import ServiceLifecycle
+
+/// `GET /api/live`: server-sent events of every change, starting with the state as it is now.
+struct LiveRoutes {
+    let live: LiveUpdates
+    let juiceBar: JuiceBarService
+
+    func addRoutes(to api: RouterGroup<ShopRequestContext>) {
+        api.get("live") { _, _ in
+            // Subscribe before reading the current state, so no change can fall between the two.
+            let events = live.subscribe()
+            let first = juiceBar.currentStockEvent
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + first.serverSentEvent))
+                    for await event in events.cancelOnGracefulShutdown() {
+                        try await writer.write(ByteBuffer(string: event.serverSentEvent))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Hummingbird
+import JuiceBar
+
+/// Every word a page shows, in Korean (the seed's labels) and English.
+struct Strings: Encodable {
+    let orderScreenTitle: String
+    let orderSuffix: String
+    let editStock: String
+    let made: String
+    let shortage: String
+    let ok: String
+    let yes: String
+    let no: String
+    let stockScreenTitle: String
+    let remove: String
+    let add: String
+    let close: String
+    let username: String
+    let password: String
+    let signIn: String
+    let signOut: String
+    let signInTitle: String
+    let wrongCredentials: String
+    let staffOnly: String
+    let failed: String
+    let otherLanguage: String
+    let fruitCounts: String
+    let juices: String
+
+    static let korean = Strings(
+        orderScreenTitle: "쥬스 주문", orderSuffix: "주문", editStock: "재고수정",
+        made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요. 재고를 수정할까요?",
+        ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 추가", remove: "빼기", add: "더하기", close: "닫기",
+        username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
+        wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.", staffOnly: "직원만 재고를 수정할 수 있어요.",
+        failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", otherLanguage: "English",
+        fruitCounts: "과일 재고", juices: "쥬스 메뉴")
+
+    static let english = Strings(
+        orderScreenTitle: "Juice Order", orderSuffix: "Order", editStock: "Edit Stock",
+        made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit. Edit the stock?",
+        ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Add Stock", remove: "remove one", add: "add one", close: "Close",
+        username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
+        wrongCredentials: "Wrong username or password.", staffOnly: "Only staff can edit the stock.",
+        failed: "Something went wrong. Please try again.", otherLanguage: "한국어",
+        fruitCounts: "Fruit stock", juices: "Juices")
+
+    static func of(_ language: Language) -> Strings {
+        switch language {
+        case .ko: korean
+        case .en: english
+        }
+    }
+
+    /// `딸바쥬스 주문` in Korean, `Order Strawberry Banana Juice` in English.
+    func orderButton(_ juiceName: String, _ language: Language) -> String {
+        language == .ko ? "\(juiceName) \(orderSuffix)" : "\(orderSuffix) \(juiceName)"
+    }
+
+    /// `딸기 더하기` in Korean, `Strawberry: add one` in English.
+    func stepLabel(_ fruitName: String, _ action: String, _ language: Language) -> String {
+        language == .ko ? "\(fruitName) \(action)" : "\(fruitName): \(action)"
+    }
+}
+
+extension Language {
+    /// `?lang=` first, then the browser's `Accept-Language`, else Korean.
+    static func preferred(by request: Request) -> Language {
+        if let chosen = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }) {
+            return chosen
+        }
+        guard let header = request.headers[.acceptLanguage] else { return .ko }
+        let ranked = header.split(separator: ",").compactMap { part -> (Language, Double)? in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = fields.first?.lowercased(),
+                  let language = Language(rawValue: String(tag.prefix(2))) else { return nil }
+            let quality = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (language, quality)
+        }
+        return ranked.max { $0.1 < $1.1 }?.0 ?? .ko
+    }
+}

@@ -1,0 +1,160 @@
+// The order screen and its stock screen. Every control carries its model id
+// (data-juice, data-step-fruit); the labels are redrawn from data, never from button titles.
+"use strict";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const strings = page.strings;
+let shownVersion = page.version;
+
+const alertDialog = document.getElementById("alert");
+const alertMessage = document.getElementById("alert-message");
+const alertActions = document.getElementById("alert-actions");
+const stockScreen = document.getElementById("stock-screen");
+const stockError = document.getElementById("stock-error");
+
+// Counts the stock screen wants saved, per fruit, while a save is on its way.
+const wanted = new Map();
+const saving = new Set();
+
+function showStock(stock, version) {
+  if (version !== undefined) {
+    if (version < shownVersion) return;
+    shownVersion = version;
+  }
+  for (const [fruit, count] of Object.entries(stock)) {
+    for (const label of document.querySelectorAll(`[data-fruit="${CSS.escape(fruit)}"]`)) {
+      label.textContent = count;
+    }
+    if (!wanted.has(fruit)) showStepper(fruit, count);
+  }
+}
+
+function showStepper(fruit, count) {
+  const output = document.querySelector(`[data-stock-fruit="${CSS.escape(fruit)}"]`);
+  if (output) output.textContent = count;
+  for (const button of document.querySelectorAll(`[data-step-fruit="${CSS.escape(fruit)}"]`)) {
+    const step = Number(button.dataset.step);
+    button.disabled = step < 0 ? count <= 0 : count >= page.maximumCount;
+  }
+}
+
+function showAlert(message, actions) {
+  alertMessage.textContent = message;
+  alertActions.replaceChildren(...actions.map(({ label, then }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", () => {
+      alertDialog.close();
+      if (then) then();
+    });
+    return button;
+  }));
+  alertDialog.showModal();
+  alertActions.firstChild.focus();
+}
+
+async function order(juice) {
+  let response;
+  try {
+    response = await fetch("/api/orders", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ juice }),
+    });
+  } catch {
+    return showAlert(strings.failed, [{ label: strings.ok }]);
+  }
+  const body = await response.json().catch(() => ({}));
+  if (response.status === 201) {
+    showStock(body.stock, body.version);
+    const name = page.juiceNames[juice] ?? juice;
+    showAlert(strings.made.replace("{juice}", name), [{ label: strings.ok }]);
+  } else if (response.status === 409) {
+    showAlert(strings.shortage, [
+      { label: strings.yes, then: openStockScreen },
+      { label: strings.no },
+    ]);
+  } else {
+    showAlert(body.message ?? strings.failed, [{ label: strings.ok }]);
+  }
+}
+
+function signInToEditStock() {
+  const next = "/?stock=open" + (page.language === "en" ? "&lang=en" : "");
+  location.href = "/login?next=" + encodeURIComponent(next) + (page.language === "en" ? "&lang=en" : "");
+}
+
+function openStockScreen() {
+  if (!page.isStaff) return signInToEditStock();
+  stockError.textContent = "";
+  stockScreen.showModal();
+}
+
+function currentStepperCount(fruit) {
+  if (wanted.has(fruit)) return wanted.get(fruit);
+  return Number(document.querySelector(`[data-stock-fruit="${CSS.escape(fruit)}"]`).textContent);
+}
+
+// Each step is saved at once. Quick taps are not lost: the screen keeps the count it wants
+// and sends the newest one as soon as the previous save has answered.
+function step(fruit, delta) {
+  const target = Math.min(page.maximumCount, Math.max(0, currentStepperCount(fruit) + delta));
+  wanted.set(fruit, target);
+  showStepper(fruit, target);
+  save(fruit);
+}
+
+async function save(fruit) {
+  if (saving.has(fruit)) return;
+  saving.add(fruit);
+  try {
+    while (wanted.has(fruit)) {
+      const count = wanted.get(fruit);
+      const response = await fetch(`/api/stock/${encodeURIComponent(fruit)}`, {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ count }),
+      });
+      const body = await response.json().catch(() => ({}));
+      if (response.status === 401 || response.status === 403) {
+        wanted.delete(fruit);
+        return signInToEditStock();
+      }
+      if (!response.ok) {
+        wanted.delete(fruit);
+        stockError.textContent = body.message ?? strings.failed;
+        break;
+      }
+      if (wanted.get(fruit) === count) wanted.delete(fruit);
+      showStock(body.stock, body.version);
+    }
+  } catch {
+    wanted.delete(fruit);
+    stockError.textContent = strings.failed;
+  } finally {
+    saving.delete(fruit);
+  }
+}
+
+for (const button of document.querySelectorAll("[data-juice]")) {
+  button.addEventListener("click", () => order(button.dataset.juice));
+}
+for (const button of document.querySelectorAll("[data-step-fruit]")) {
+  button.addEventListener("click", () => step(button.dataset.stepFruit, Number(button.dataset.step)));
+}
+document.getElementById("edit-stock").addEventListener("click", openStockScreen);
+document.getElementById("close-stock").addEventListener("click", () => stockScreen.close());
+
+// Live: every change anywhere (another screen, the API, the CLI) redraws the labels.
+const live = new EventSource("/api/live");
+live.addEventListener("stock", (event) => {
+  const { stock, version } = JSON.parse(event.data);
+  showStock(stock, version);
+});
+live.addEventListener("menu", () => location.reload());
+
+if (new URLSearchParams(location.search).get("stock") === "open") {
+  history.replaceState(null, "", location.pathname + (page.language === "en" ? "?lang=en" : ""));
+  openStockScreen();
+}

@@ -1,0 +1,17 @@
+import Hummingbird
+import Logging
+
+/// Turns whatever a route throws into the API's JSON error. A 500 is logged as the bug it is.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = APIError(error)
+            if apiError.status.code >= 500 {
+                context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return apiError.response()
+        }
+    }
+}

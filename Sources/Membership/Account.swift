@@ -1,0 +1,69 @@
+import struct Foundation.Date
+
+/// What a signed-in person may do: members order; staff also edit stock, restock and post.
+public enum Role: String, Codable, Sendable, CaseIterable {
+    case member
+    case staff
+}
+
+/// A person with an account at the shop.
+public struct Account: Hashable, Codable, Sendable {
+    public var id: Int64
+    public var username: String
+    public var name: String
+    public var role: Role
+    public var createdAt: Date
+
+    public init(id: Int64, username: String, name: String, role: Role, createdAt: Date) {
+        self.id = id
+        self.username = username
+        self.name = name
+        self.role = role
+        self.createdAt = createdAt
+    }
+
+    public var isStaff: Bool { role == .staff }
+}
+
+/// Why a sign-up is refused.
+public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
+    case invalidUsername(String)
+    case passwordTooShort
+    case nameTooLong
+    case usernameTaken(String)
+
+    public var code: String {
+        switch self {
+        case .invalidUsername: "invalid_username"
+        case .passwordTooShort: "password_too_short"
+        case .nameTooLong: "name_too_long"
+        case .usernameTaken: "username_taken"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidUsername(let username):
+            "username '\(username)' must be 3 to 20 of a-z, 0-9 and _"
+        case .passwordTooShort: "password must be at least \(AccountRules.minimumPasswordLength) characters"
+        case .nameTooLong: "name must be at most \(AccountRules.maximumNameLength) characters"
+        case .usernameTaken(let username): "username '\(username)' is taken"
+        }
+    }
+}
+
+/// The rules a new account must meet.
+public enum AccountRules {
+    public static let minimumPasswordLength = 8
+    public static let maximumNameLength = 50
+
+    public static func validate(username: String, password: String, name: String) throws(AccountError) {
+        let allowed = username.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+        guard (3...20).contains(username.utf8.count), allowed else { throw .invalidUsername(username) }
+        guard password.count >= minimumPasswordLength else { throw .passwordTooShort }
+        guard name.count <= maximumNameLength else { throw .nameTooLong }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CLITests {
+    let cli = CLI()
+    let newShop = ["strawberry": 10, "banana": 10, "pineapple": 10, "kiwi": 10, "mango": 10]
+
+    @Test func aNewShopsStockAsJSON() throws {
+        defer { cli.removeFiles() }
+        #expect(try cli.stock() == newShop)
+    }
+
+    @Test func ordersUntilTheFruitRunsOutThenExitsOneNamingTheShortage() throws {
+        defer { cli.removeFiles() }
+        for _ in 0..<3 { #expect(try cli("order", "mangoJuice").status == 0) }
+        let refused = try cli("order", "mangoJuice")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("mango: need 3, have 1"))
+        #expect(try cli.stock()["mango"] == 1)
+    }
+
+    @Test func theMenuCarriesIdsAndMakeableCounts() throws {
+        defer { cli.removeFiles() }
+        struct Item: Decodable { let id: String; let makeable: Int }
+        let items = try JSONDecoder().decode([Item].self, from: Data(cli("menu", "--json").stdout.utf8))
+        #expect(items.count == 7)
+        #expect(items.first { $0.id == "strawberryJuice" }?.makeable == 0)
+        #expect(items.first { $0.id == "mangoKiwiJuice" }?.makeable == 5)
+        #expect(try cli("menu").stdout.contains("딸바쥬스"))
+    }
+
+    @Test func stockSetAndAddChangeTheCountAndTheLedger() throws {
+        defer { cli.removeFiles() }
+        #expect(try cli("stock", "set", "kiwi", "0").status == 0)
+        #expect(try cli("stock", "add", "kiwi", "25").status == 0)
+        #expect(try cli.stock()["kiwi"] == 25)
+        struct Entry: Decodable { let fruit: String; let delta: Int; let cause: String }
+        let history = try JSONDecoder().decode([Entry].self, from: Data(cli("history", "--json", "--limit", "2").stdout.utf8))
+        #expect(history.map(\.cause) == ["delivery", "edit"])
+        #expect(history.map(\.delta) == [25, -10])
+    }
+
+    @Test func ordersAreListedNewestFirst() throws {
+        defer { cli.removeFiles() }
+        try cli("order", "bananaJuice")
+        try cli("order", "kiwiJuice")
+        struct Listed: Decodable { let id: Int; let juice: String }
+        let all = try JSONDecoder().decode([Listed].self, from: Data(cli("orders", "--json").stdout.utf8))
+        #expect(all.map(\.juice) == ["kiwiJuice", "bananaJuice"])
+        let last = try JSONDecoder().decode([Listed].self, from: Data(cli("orders", "--json", "--limit", "1").stdout.utf8))
+        #expect(last.map(\.juice) == ["kiwiJuice"])
+    }
+
+    @Test(arguments: [
+        ["order", "lemonJuice"],
+        ["stock", "set", "grape", "5"],
+        ["stock", "set", "kiwi", "-1"],
+        ["stock", "set", "kiwi", "1000001"],
+        ["stock", "set", "kiwi", "ten"],
+        ["stock", "add", "kiwi", "999991"],
+        ["stock", "add", "banana", "1.5"],
+        ["orders", "--limit", "0"],
+        ["history", "--limit", "x"],
+    ])
+    func invalidInputIsRefusedInOneLineAndChangesNothing(arguments: [String]) throws {
+        defer { cli.removeFiles() }
+        let historyBefore = try cli("history", "--json").stdout
+        let result = try cli.finish(cli.start(arguments))
+        #expect(result.status != 0 && result.status != 1)
+        let reason = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!reason.isEmpty && !reason.contains("\n"), "reason: \(reason)")
+        #expect(try cli.stock() == newShop)
+        #expect(try cli("history", "--json").stdout == historyBefore)
+    }
+
+    @Test func theDatabaseComesFromTheEnvironmentWhenNotGiven() throws {
+        defer { cli.removeFiles() }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["stock", "set", "kiwi", "7"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["JUICEMAKER_DATABASE": cli.database]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try cli.stock()["kiwi"] == 7)
+    }
+
+    /// The acceptance check: 30 processes ordering at once on a new shop.
+    @Test func thirtyProcessesOrderingMangoJuiceAtOnceSellExactlyThree() throws {
+        defer { cli.removeFiles() }
+        let running = try (0..<30).map { _ in try cli.start(["order", "mangoJuice"]) }
+        let results = try running.map(cli.finish)
+        #expect(results.filter { $0.status == 0 }.count == 3)
+        #expect(results.filter { $0.status == 1 }.count == 27)
+        #expect(results.allSatisfy { $0.status == 0 || $0.stderr.contains("mango: need 3") },
+                "\(results.map(\.stderr).filter { !$0.contains("mango: need 3") })")
+        #expect(try cli.stock()["mango"] == 1)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import JuiceBar
+import Testing
+
+@Suite struct StockTests {
+    let menu = Menu.seed
+    var fullStock: Stock { Stock(Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id, 10) })) }
+
+    func juice(_ id: JuiceID) throws -> Juice { try menu.requireJuice(id) }
+
+    @Test func orderingTakesEveryIngredient() throws {
+        var stock = fullStock
+        try stock.deduct(try juice("strawberryBananaJuice"))
+        #expect(stock["strawberry"] == 0)
+        #expect(stock["banana"] == 9)
+        #expect(stock["mango"] == 10)
+    }
+
+    @Test func aRefusedOrderNamesEveryShortFruitAndTakesNothing() throws {
+        var stock = fullStock
+        stock["strawberry"] = 4
+        stock["banana"] = 0
+        let before = stock
+        let error = #expect(throws: OutOfStock.self) { try stock.deduct(try juice("strawberryBananaJuice")) }
+        #expect(error?.shortages == [
+            Shortage(fruit: "strawberry", needed: 10, available: 4),
+            Shortage(fruit: "banana", needed: 1, available: 0),
+        ])
+        #expect(stock == before)
+    }
+
+    @Test func strawberryJuiceCannotBeMadeFromANewShop() throws {
+        let shortages = fullStock.shortages(for: try juice("strawberryJuice"))
+        #expect(shortages == [Shortage(fruit: "strawberry", needed: 16, available: 10)])
+        #expect(shortages[0].description == "strawberry: need 16, have 10")
+    }
+
+    @Test(arguments: [
+        ("strawberryJuice", 0), ("bananaJuice", 5), ("kiwiJuice", 3), ("pineappleJuice", 5),
+        ("strawberryBananaJuice", 1), ("mangoJuice", 3), ("mangoKiwiJuice", 5),
+    ] as [(JuiceID, Int)])
+    func makeableCountsOfANewShop(juiceID: JuiceID, expected: Int) throws {
+        #expect(fullStock.makeableCount(of: try juice(juiceID)) == expected)
+    }
+
+    @Test func makeableCountIsLimitedByTheScarcestIngredient() throws {
+        var stock = fullStock
+        stock["kiwi"] = 1
+        #expect(stock.makeableCount(of: try juice("mangoKiwiJuice")) == 1)
+    }
+
+    @Test func stockEncodesAsOneFlatObject() throws {
+        let data = try JSONEncoder().encode(Stock(["kiwi": 3, "mango": 0]))
+        let decoded = try JSONDecoder().decode([String: Int].self, from: data)
+        #expect(decoded == ["kiwi": 3, "mango": 0])
+        #expect(try JSONDecoder().decode(Stock.self, from: data) == Stock(["kiwi": 3, "mango": 0]))
+    }
+}
+
+@Suite struct StockLimitsTests {
+    @Test(arguments: ["0", "10", "1000000"])
+    func acceptsWholeNumbersInRange(text: String) throws {
+        #expect(try StockLimits.parseCount(text) == Int(text))
+    }
+
+    @Test func refusesWhatIsNotANumber() {
+        #expect(throws: JuiceBarError.notANumber("ten")) { try StockLimits.parseCount("ten") }
+        #expect(throws: JuiceBarError.notANumber("1.5")) { try StockLimits.parseCount("1.5") }
+        #expect(throws: JuiceBarError.notANumber("")) { try StockLimits.parseCount("") }
+    }
+
+    @Test func refusesCountsOutsideTheRange() {
+        #expect(throws: JuiceBarError.countOutOfRange(-1)) { try StockLimits.parseCount("-1") }
+        #expect(throws: JuiceBarError.countOutOfRange(1_000_001)) { try StockLimits.parseCount("1000001") }
+    }
+}

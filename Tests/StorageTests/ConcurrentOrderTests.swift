@@ -1,0 +1,45 @@
+import Foundation
+import JuiceBar
+import Storage
+import Testing
+
+/// Many orders at once, through two separate connections pools on one file (as two processes
+/// would have), then the totals must reconcile exactly.
+@Suite struct ConcurrentOrderTests {
+    @Test func concurrentOrdersNeverOversellAndAlwaysReconcile() async throws {
+        let file = try TemporaryDatabase()
+        let stores = [try file.juiceBar(), try file.juiceBar()]
+        let menu = Menu.seed
+        for fruit in menu.fruits { _ = try await stores[0].setStock(fruit.id, to: 100, actor: "test") }
+        let initial = try await stores[0].stock().stock
+
+        let accepted = try await withThrowingTaskGroup(of: JuiceID?.self) { group in
+            for index in 0..<400 {
+                let juice = menu.juices[index % menu.juices.count].id
+                let store = stores[index % stores.count]
+                group.addTask {
+                    do {
+                        return try await store.order(juice, actor: "task\(index)").order.juice
+                    } catch is OutOfStock {
+                        return nil
+                    }
+                }
+            }
+            return try await group.reduce(into: [JuiceID]()) { if let juice = $1 { $0.append(juice) } }
+        }
+
+        var expected = initial
+        for juiceID in accepted {
+            for ingredient in try menu.requireJuice(juiceID).recipe { expected[ingredient.fruit] -= ingredient.amount }
+        }
+        let final = try await stores[1].stock().stock
+        #expect(final == expected)
+        #expect(final.counts.values.allSatisfy { $0 >= 0 })
+        #expect(try await stores[0].orders(limit: nil).count == accepted.count)
+        // Stock ran out: some orders were refused, and what is left cannot make the refused juices.
+        #expect(accepted.count < 400)
+        let ledgerSums = try await stores[0].ledger(limit: nil)
+            .reduce(into: [FruitID: Int]()) { $0[$1.fruit, default: 0] += $1.delta }
+        #expect(Stock(ledgerSums) == final)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import JuiceBar
+import Storage
+import Testing
+
+@Suite struct SQLiteJuiceBarStoreTests {
+    let file: TemporaryDatabase
+    let store: SQLiteJuiceBarStore
+
+    init() throws {
+        file = try TemporaryDatabase()
+        store = try file.juiceBar()
+    }
+
+    /// Everything a refused operation must leave as it was.
+    struct Snapshot: Equatable {
+        let stock: Stock
+        let orders: [Order]
+        let ledger: [LedgerEntry]
+    }
+
+    func snapshot() async throws -> Snapshot {
+        Snapshot(stock: try await store.stock().stock, orders: try await store.orders(limit: nil),
+                 ledger: try await store.ledger(limit: nil))
+    }
+
+    @Test func aNewShopHasTheSeedMenuAndTenOfEachFruit() async throws {
+        #expect(try await store.menu() == Menu.seed)
+        #expect(try await store.stock().stock == Stock(["strawberry": 10, "banana": 10, "pineapple": 10, "kiwi": 10, "mango": 10]))
+    }
+
+    @Test func anOrderDeductsTheRecipeAndRecordsOrderAndLedger() async throws {
+        let receipt = try await store.order("strawberryBananaJuice", actor: "test")
+        #expect(receipt.stock.stock["strawberry"] == 0)
+        #expect(receipt.stock.stock["banana"] == 9)
+        #expect(try await store.stock().stock == receipt.stock.stock)
+        #expect(try await store.orders(limit: nil).map(\.juice) == ["strawberryBananaJuice"])
+        let entries = try await store.ledger(limit: 2)
+        #expect(Set(entries.map(\.fruit)) == ["strawberry", "banana"])
+        #expect(entries.allSatisfy { $0.cause == .order && $0.orderID == receipt.order.id && $0.actor == "test" })
+    }
+
+    @Test func aShortageChangesNothing() async throws {
+        let before = try await snapshot()
+        let refusal = await #expect(throws: OutOfStock.self) { try await store.order("strawberryJuice", actor: "test") }
+        #expect(refusal?.shortages == [Shortage(fruit: "strawberry", needed: 16, available: 10)])
+        #expect(try await snapshot() == before)
+    }
+
+    @Test func badInputIsRefusedAndChangesNothing() async throws {
+        let before = try await snapshot()
+        await #expect(throws: JuiceBarError.unknownJuice("lemonJuice")) { try await store.order("lemonJuice", actor: "t") }
+        await #expect(throws: JuiceBarError.unknownFruit("grape")) { try await store.setStock("grape", to: 1, actor: "t") }
+        await #expect(throws: JuiceBarError.countOutOfRange(-1)) { try await store.setStock("kiwi", to: -1, actor: "t") }
+        await #expect(throws: JuiceBarError.countOutOfRange(1_000_001)) {
+            try await store.setStock("kiwi", to: 1_000_001, actor: "t")
+        }
+        await #expect(throws: JuiceBarError.countOutOfRange(1_000_005)) {
+            try await store.deliver("kiwi", count: 999_995, actor: "t")
+        }
+        #expect(try await snapshot() == before)
+    }
+
+    @Test func editsAndDeliveriesAreLedgeredWithTheirCause() async throws {
+        _ = try await store.setStock("kiwi", to: 4, actor: "admin")
+        let stock = try await store.deliver("kiwi", count: 20, actor: "admin").stock
+        #expect(stock["kiwi"] == 24)
+        let entries = try await store.ledger(limit: 2)
+        #expect(entries.map(\.cause) == [.delivery, .edit])
+        #expect(entries.map(\.delta) == [20, -6])
+        #expect(entries.map(\.countAfter) == [24, 4])
+    }
+
+    @Test func theLedgerExplainsEveryCount() async throws {
+        _ = try await store.order("mangoKiwiJuice", actor: "t")
+        _ = try await store.setStock("banana", to: 3, actor: "t")
+        _ = try await store.deliver("mango", count: 7, actor: "t")
+        let sums = try await store.ledger(limit: nil).reduce(into: [FruitID: Int]()) { $0[$1.fruit, default: 0] += $1.delta }
+        #expect(Stock(sums) == (try await store.stock().stock))
+    }
+
+    @Test func newFruitsAndJuicesAreDataThatOutlivesTheProcess() async throws {
+        _ = try await store.addFruit(Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇"), count: 9, actor: "t")
+        _ = try await store.addJuice(Juice(id: "grapeJuice", name: .init(ko: "포도쥬스", en: "Grape Juice"),
+                                           recipe: [.init(fruit: "grape", amount: 3)]))
+        let reopened = try file.juiceBar()
+        #expect(try await reopened.menu().juices.last?.id == "grapeJuice")
+        #expect(try await reopened.order("grapeJuice", actor: "t").stock.stock["grape"] == 6)
+        await #expect(throws: JuiceBarError.duplicate("grapeJuice")) {
+            try await reopened.addJuice(Juice(id: "grapeJuice", name: .init(ko: "포도", en: "Grape"),
+                                              recipe: [.init(fruit: "grape", amount: 1)]))
+        }
+    }
+
+    @Test func listsAreNewestFirstAndLimited() async throws {
+        for juice: JuiceID in ["bananaJuice", "kiwiJuice", "mangoJuice"] { _ = try await store.order(juice, actor: "t") }
+        #expect(try await store.orders(limit: nil).map(\.juice) == ["mangoJuice", "kiwiJuice", "bananaJuice"])
+        #expect(try await store.orders(limit: 1).map(\.juice) == ["mangoJuice"])
+        #expect(try await store.ledger(limit: 1).first?.fruit == "mango")
+    }
+}
+
+extension SQLiteJuiceBarStoreTests {
+    @Test func everyStockChangeRaisesTheVersion() async throws {
+        let initial = try await store.stock().version
+        let afterOrder = try await store.order("kiwiJuice", actor: "t").stock.version
+        let afterEdit = try await store.setStock("kiwi", to: 9, actor: "t").version
+        #expect(initial < afterOrder && afterOrder < afterEdit)
+        #expect(try await store.stock().version == afterEdit)
+    }
+}
