@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import JuiceBar
 
 /// The juice bar's tables and the seed menu of a new shop.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import Membership
 
 /// Accounts and sessions in SQLite.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One SQLite file shared by every part of the shop: WAL, migrations on open, and a busy
 /// timeout so several processes on one file wait for each other instead of failing.

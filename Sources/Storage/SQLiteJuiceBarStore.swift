@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import JuiceBar
 
 /// The juice bar's stock in SQLite. Each operation is one IMMEDIATE write transaction, so

@@ -41,7 +41,7 @@ struct OrderPage {
             """
         }.joined(separator: "\n")
 
-        let stockRows = menu.fruits.map { fruit in
+        let stockRows = menu.fruits.map { fruit -> String in
             let name = fruit.name[language]
             let id = escapeHTML(fruit.id.rawValue)
             let count = stock.stock[fruit.id]

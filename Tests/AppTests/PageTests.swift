@@ -1,0 +1,49 @@
+import App
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite struct PageTests {
+    @Test func theOrderScreenIsDrawnFromTheMenuWithModelIds() async throws {
+        try await TestShop().run { client in
+            let html = try await client.execute(uri: "/", method: .get) { $0 }.text
+            for fruit in ["strawberry", "banana", "pineapple", "kiwi", "mango"] {
+                #expect(html.contains("data-fruit=\"\(fruit)\">10<"))
+            }
+            #expect(html.contains("data-juice=\"strawberryBananaJuice\">딸바쥬스 주문</button>"))
+            #expect(html.contains("재고수정"))
+            #expect(html.contains("aria-label=\"딸기 더하기\""))
+            #expect(html.contains("aria-label=\"망고 빼기\""))
+            #expect(html.contains("재고 추가"))
+        }
+    }
+
+    @Test func englishByQueryOrAcceptLanguage() async throws {
+        try await TestShop().run { client in
+            let byQuery = try await client.execute(uri: "/?lang=en", method: .get) { $0 }.text
+            #expect(byQuery.contains(">Order Strawberry Banana Juice</button>"))
+            let byHeader = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "en-GB,en;q=0.8"]) { $0 }.text
+            #expect(byHeader.contains("<html lang=\"en\">"))
+            let koreanFirst = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "ko-KR,en;q=0.5"]) { $0 }.text
+            #expect(koreanFirst.contains("<html lang=\"ko\">"))
+        }
+    }
+
+    @Test func assetsAndTheAPIDescriptionAreServedByTheServer() async throws {
+        try await TestShop().run { client in
+            #expect(try await client.execute(uri: "/assets/order.js", method: .get) { $0 }.status == .ok)
+            #expect(try await client.execute(uri: "/assets/app.css", method: .get) { $0 }.status == .ok)
+            let openAPI = try await client.execute(uri: "/openapi.yaml", method: .get) { $0 }
+            #expect(openAPI.text.hasPrefix("openapi: 3"))
+            #expect(try await client.execute(uri: "/health", method: .get) { $0 }.status == .ok)
+        }
+    }
+
+    @Test func unknownRoutesAnswerJSON404() async throws {
+        try await TestShop().run { client in
+            let response = try await client.execute(uri: "/api/nothing-here", method: .get) { $0 }
+            #expect(response.status == .notFound)
+            #expect(try response.decode(ErrorBody.self).error == "not_found")
+        }
+    }
+}
