@@ -1,0 +1,121 @@
+"""Fixtures for JuiceMaker's end-to-end tests.
+
+- `server`: a fresh `juicemaker serve` on a free port with its own database, per test; stopped with
+  SIGTERM afterwards, and the test fails if it does not exit (status 0) within 10 s.
+- `browser`: one headless Debian chromium per session.
+- `new_page(**context_options)`: a page in a new browser context; `page` (desktop) and `phone_page`
+  (390x844) are the usual ones. Every page is screenshotted into Tests/e2e/artifacts/ at the end.
+- `login(page, server)`: signs in as admin through /login (also importable from e2e_support).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from e2e_support import ARTIFACTS, ServerProblem, ShopServer, login, make_server_workdir, server_binary
+
+__all__ = ["login"]
+
+EXPECT_TIMEOUT_MS = 3_000
+ACTION_TIMEOUT_MS = 5_000
+NAVIGATION_TIMEOUT_MS = 10_000
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def server(request):
+    binary = server_binary()
+    if not binary.is_file():
+        pytest.fail(f"the juicemaker binary is missing at {binary}: build it (swift build) or point "
+                    f"JUICEMAKER_BIN at one", pytrace=False)
+    workdir = make_server_workdir()
+    shop = ShopServer(binary=binary, workdir=workdir)
+    request.node.juicemaker_server = shop
+    problem = None
+    try:
+        shop.start()
+    except ServerProblem as error:
+        problem = f"could not start the server: {error}"
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    yield shop
+    try:
+        shop.stop()
+    except ServerProblem as error:
+        problem = str(error)
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    shop = getattr(item, "juicemaker_server", None)
+    if report.failed and shop is not None and report.when == "call":
+        report.sections.append(("juicemaker server log", shop.log_tail()))
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def new_page(browser, server, request):
+    """Makes pages, each in its own browser context (so its own cookies): `new_page(locale="en-US")`.
+
+    Korean is the default locale; pass context options to change it or the viewport. Each page is
+    screenshotted into Tests/e2e/artifacts/ when the test ends. Depends on `server` so that pages close
+    before the server is told to stop.
+    """
+    contexts, pages = [], []
+
+    def make(**options):
+        options.setdefault("locale", "ko-KR")
+        context = browser.new_context(**options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        pages.append(page)
+        return page
+
+    yield make
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    for index, page in enumerate(pages):
+        suffix = "" if len(pages) == 1 else f"-{chr(ord('a') + index)}"
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
+        except Exception as error:  # a crashed or closed page should not hide the test's own result
+            print(f"no screenshot for {name}{suffix}: {error}")
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):
+    """A desktop-sized page (1280x800), Korean locale."""
+    return new_page(viewport={"width": 1280, "height": 800})
+
+
+@pytest.fixture
+def phone_page(new_page):
+    """A phone-sized page (390x844, mobile viewport handling and touch), Korean locale."""
+    return new_page(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True)

@@ -1,0 +1,179 @@
+"""Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data, a running server, signing in.
+
+The tests drive a real `juicemaker serve` process on 127.0.0.1 with a fresh SQLite file each time.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+ADMIN_USERNAME = "admin"
+ADMIN_PASSWORD = "admin-secret-pw"
+
+STARTUP_TIMEOUT_S = 30
+SHUTDOWN_TIMEOUT_S = 10
+
+FRUITS = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
+FRUIT_NAMES_KO = {
+    "strawberry": "딸기",
+    "banana": "바나나",
+    "pineapple": "파인애플",
+    "kiwi": "키위",
+    "mango": "망고",
+}
+JUICE_NAMES_KO = {
+    "strawberryBananaJuice": "딸바쥬스",
+    "mangoKiwiJuice": "망키쥬스",
+    "strawberryJuice": "딸기쥬스",
+    "bananaJuice": "바나나쥬스",
+    "pineappleJuice": "파인애플쥬스",
+    "kiwiJuice": "키위쥬스",
+    "mangoJuice": "망고쥬스",
+}
+JUICES = list(JUICE_NAMES_KO)
+SEED_STOCK = {fruit: 10 for fruit in FRUITS}
+
+
+def server_binary() -> Path:
+    """The juicemaker binary under test: $JUICEMAKER_BIN, else the debug build."""
+    configured = os.environ.get("JUICEMAKER_BIN")
+    return Path(configured) if configured else REPO / ".build" / "debug" / "juicemaker"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class ShopServer:
+    """One `juicemaker serve` process with its own temporary database."""
+
+    binary: Path
+    workdir: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+    exit_seconds: float | None = None  # how long it took to exit after SIGTERM
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def database(self) -> str:
+        return str(self.workdir / "shop.sqlite")
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "server.log"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.pop("JUICEMAKER_DATABASE", None)
+        env["JUICEMAKER_ADMIN_PASSWORD"] = ADMIN_PASSWORD
+        return env
+
+    def start(self) -> None:
+        command = [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--database", self.database]
+        with open(self.log_path, "wb") as log:
+            log.write(("$ " + " ".join(command) + "\n").encode())
+            log.flush()
+            self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env(), stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self._wait_until_healthy()
+
+    def _wait_until_healthy(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        last_problem = "no answer yet"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ServerProblem(f"the server exited with status {self.process.returncode} before "
+                                    f"GET /health answered\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        return
+                    last_problem = f"status {response.status}"
+            except urllib.error.HTTPError as error:
+                last_problem = f"status {error.code}"
+            except OSError as error:
+                last_problem = str(error)
+            time.sleep(0.1)
+        self.process.kill()
+        self.process.wait()
+        raise ServerProblem(f"GET /health did not answer 200 within {STARTUP_TIMEOUT_S} s "
+                            f"({last_problem})\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        """SIGTERM, then wait for a graceful exit. Raises ServerProblem if it took over 10 s or exited non-zero."""
+        if self.process is None or self.exit_seconds is not None:
+            return
+        if self.process.poll() is not None:
+            self.exit_seconds = 0.0
+            raise ServerProblem(f"the server had already exited (status {self.process.returncode}) "
+                                f"before the test ended\n{self.log_tail()}")
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=SHUTDOWN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            self.exit_seconds = float("inf")
+            raise ServerProblem(f"the server did not exit within {SHUTDOWN_TIMEOUT_S} s of SIGTERM "
+                                f"(no graceful shutdown); killed it\n{self.log_tail()}")
+        self.exit_seconds = time.monotonic() - started
+        if self.process.returncode != 0:
+            raise ServerProblem(f"the server exited with status {self.process.returncode} after SIGTERM "
+                                f"(a graceful shutdown exits 0; a negative status means it died of the "
+                                f"signal)\n{self.log_tail()}")
+
+    def cli(self, *args: str, check: bool = False) -> subprocess.CompletedProcess:
+        """Runs `juicemaker ARGS --database <this shop>` and returns the finished process."""
+        return subprocess.run([str(self.binary), *args, "--database", self.database], cwd=self.workdir,
+                              env=self.env(), capture_output=True, text=True, timeout=30, check=check)
+
+    def log_tail(self, lines: int = 60) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no server log)"
+        tail = text.splitlines()[-lines:]
+        return f"--- last {len(tail)} lines of {self.log_path} ---\n" + "\n".join(tail)
+
+
+class ServerProblem(Exception):
+    pass
+
+
+def make_server_workdir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="juicemaker-e2e-"))
+
+
+def sign_in_on_current_page(page, username: str = ADMIN_USERNAME, password: str = ADMIN_PASSWORD) -> None:
+    """Fills the sign-in form already shown in `page` and submits it, waiting for the page it leads to."""
+    page.get_by_label("아이디", exact=True).fill(username)
+    page.get_by_label("비밀번호", exact=True).fill(password)
+    with page.expect_navigation():
+        page.get_by_role("button", name="로그인", exact=True).click()
+
+
+def login(page, server: ShopServer) -> None:
+    """Signs in as the admin through the sign-in page."""
+    page.goto(server.url + "/login")
+    sign_in_on_current_page(page)
+    assert urlparse(page.url).path != "/login", f"still on the sign-in page after signing in: {page.url}"

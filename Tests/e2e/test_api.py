@@ -1,0 +1,300 @@
+"""JuiceMaker's HTTP API, checked with plain HTTP requests against a real server (no browser)."""
+from __future__ import annotations
+
+import json
+import queue
+import re
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+import pytest
+import requests
+
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, JUICES, SEED_STOCK, ServerProblem
+
+
+class Api:
+    """A requests session bound to one server. Every answer is checked not to be a 5xx."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.http = requests.Session()
+
+    def request(self, method: str, path: str, **options) -> requests.Response:
+        options.setdefault("timeout", 10)
+        response = self.http.request(method, self.base_url + path, **options)
+        assert response.status_code < 500, (
+            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
+        return response
+
+    def get(self, path, **options):
+        return self.request("GET", path, **options)
+
+    def post(self, path, **options):
+        return self.request("POST", path, **options)
+
+    def put(self, path, **options):
+        return self.request("PUT", path, **options)
+
+    def delete(self, path, **options):
+        return self.request("DELETE", path, **options)
+
+    def stock(self) -> dict:
+        response = self.get("/api/stock")
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def sign_in(self, username=ADMIN_USERNAME, password=ADMIN_PASSWORD) -> requests.Response:
+        return self.post("/api/session", json={"username": username, "password": password})
+
+
+@pytest.fixture
+def api(server):
+    return Api(server.url)
+
+
+@pytest.fixture
+def staff(server):
+    """An Api whose session is signed in as the admin."""
+    staff = Api(server.url)
+    response = staff.sign_in()
+    assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
+    return staff
+
+
+def assert_error(response: requests.Response, *statuses: int) -> dict:
+    """The response is one of `statuses` and a JSON body with string "error" and "message"."""
+    assert response.status_code in statuses, (
+        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
+    content_type = response.headers.get("Content-Type", "")
+    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
+    body = response.json()
+    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
+    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
+    return body
+
+
+def set_cookie_lines(response: requests.Response) -> list[str]:
+    return response.raw.headers.getlist("Set-Cookie")
+
+
+# --- service endpoints ---------------------------------------------------------------------------
+
+def test_health_answers_200(api):
+    assert api.get("/health").status_code == 200
+
+
+def test_metrics_are_exposed_as_text(api):
+    response = api.get("/metrics")
+    assert response.status_code == 200
+    metric_line = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:]*(\{[^}]*\})?\s+\S+", re.MULTILINE)
+    assert metric_line.search(response.text), f"no metric line in /metrics:\n{response.text[:1000]}"
+
+
+def test_openapi_document_is_served(api):
+    response = api.get("/openapi.yaml")
+    assert response.status_code == 200
+    assert "openapi:" in response.text
+
+
+# --- reading the shop ----------------------------------------------------------------------------
+
+def test_menu_lists_the_seven_juices(api):
+    response = api.get("/api/menu")
+    assert response.status_code == 200
+    body = response.json()
+    juices = body["juices"] if isinstance(body, dict) else body
+    assert isinstance(juices, list), f"no list of juices in {body}"
+    assert sorted(juice["id"] for juice in juices) == sorted(JUICES)
+
+
+def test_new_shop_has_ten_of_each_fruit(api):
+    assert api.stock() == SEED_STOCK
+
+
+def test_orders_are_a_list(api):
+    response = api.get("/api/orders")
+    assert response.status_code == 200
+    assert isinstance(response.json(), list)
+
+
+# --- ordering ------------------------------------------------------------------------------------
+
+def test_ordering_mango_juice_uses_three_mangoes(api):
+    orders_before = len(api.get("/api/orders").json())
+
+    response = api.post("/api/orders", json={"juice": "mangoJuice"})
+
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert "order" in body and "stock" in body, body
+    assert body["stock"]["mango"] == 7
+    assert api.stock() == {**SEED_STOCK, "mango": 7}
+    assert len(api.get("/api/orders").json()) == orders_before + 1
+
+
+def test_order_short_of_strawberries_is_refused_with_the_shortage(api):
+    response = api.post("/api/orders", json={"juice": "strawberryJuice"})
+
+    body = assert_error(response, 409)
+    assert body["error"] == "out_of_stock"
+    shortages = body["shortages"]
+    assert len(shortages) == 1, shortages
+    assert {key: shortages[0].get(key) for key in ("fruit", "needed", "available")} == {
+        "fruit": "strawberry", "needed": 16, "available": 10}
+    assert api.stock() == SEED_STOCK
+
+
+def test_ordering_an_unknown_juice_is_refused(api):
+    assert_error(api.post("/api/orders", json={"juice": "dragonfruitJuice"}), 404, 422)
+    assert api.stock() == SEED_STOCK
+
+
+def test_order_with_malformed_json_is_400(api):
+    response = api.post("/api/orders", data='{"juice": ', headers={"Content-Type": "application/json"})
+    assert_error(response, 400)
+    assert api.stock() == SEED_STOCK
+
+
+@pytest.mark.parametrize("body", [{}, {"juic": "mangoJuice"}], ids=["empty-object", "misspelt-field"])
+def test_order_without_a_juice_field_is_refused(api, body):
+    assert_error(api.post("/api/orders", json=body), 400, 422)
+    assert api.stock() == SEED_STOCK
+
+
+# --- staff sessions and stock edits ---------------------------------------------------------------
+
+def test_stock_edit_without_a_session_is_401(api):
+    assert_error(api.put("/api/stock/kiwi", json={"count": 5}), 401)
+    assert api.stock() == SEED_STOCK
+
+
+def test_sign_in_sets_an_httponly_samesite_lax_cookie(api):
+    response = api.sign_in()
+
+    assert response.status_code == 200, response.text
+    cookies = set_cookie_lines(response)
+    assert cookies, "signing in set no cookie"
+    for cookie in cookies:
+        attributes = [part.strip().lower() for part in cookie.split(";")]
+        assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
+        assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"
+
+
+def test_sign_in_with_a_wrong_password_is_401(api):
+    assert_error(api.sign_in(password="not-the-password"), 401)
+    assert_error(api.put("/api/stock/kiwi", json={"count": 5}), 401)
+    assert api.stock() == SEED_STOCK
+
+
+def test_staff_can_set_a_fruit_count(staff):
+    response = staff.put("/api/stock/kiwi", json={"count": 5})
+
+    assert response.status_code == 200, response.text
+    assert staff.stock() == {**SEED_STOCK, "kiwi": 5}
+
+
+@pytest.mark.parametrize("count", [0, 1_000_000])
+def test_staff_can_set_a_count_at_the_limits(staff, count):
+    assert staff.put("/api/stock/kiwi", json={"count": count}).status_code == 200
+    assert staff.stock()["kiwi"] == count
+
+
+@pytest.mark.parametrize("count", [-1, 1_000_001, "abc", None, 2.5],
+                         ids=["negative", "over-a-million", "text", "null", "fraction"])
+def test_staff_stock_edit_with_a_bad_count_is_refused(staff, count):
+    assert_error(staff.put("/api/stock/kiwi", json={"count": count}), 400, 422)
+    assert staff.stock() == SEED_STOCK
+
+
+def test_staff_stock_edit_with_malformed_json_is_400(staff):
+    response = staff.put("/api/stock/kiwi", data='{"count": ', headers={"Content-Type": "application/json"})
+    assert_error(response, 400)
+    assert staff.stock() == SEED_STOCK
+
+
+def test_staff_stock_edit_of_an_unknown_fruit_is_refused(staff):
+    assert_error(staff.put("/api/stock/dragonfruit", json={"count": 5}), 404, 422)
+    assert staff.stock() == SEED_STOCK
+
+
+def test_signing_out_ends_the_session(staff):
+    assert staff.delete("/api/session").status_code in (200, 204)
+
+    assert_error(staff.put("/api/stock/kiwi", json={"count": 5}), 401)
+    assert staff.stock() == SEED_STOCK
+
+
+# --- live updates (server-sent events) ------------------------------------------------------------
+
+@contextmanager
+def open_live_stream(server) -> Iterator[requests.Response]:
+    """GET /api/live as a stream. On the way out the socket is shut down first, so that a thread blocked
+    reading it returns at once (closing alone would wait for that read's timeout)."""
+    stream = requests.get(server.url + "/api/live", stream=True, timeout=(3, 15),
+                          headers={"Accept": "text/event-stream"})
+    try:
+        yield stream
+    finally:
+        connection = getattr(stream.raw, "connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        stream.close()
+
+
+def read_lines_into(stream: requests.Response, lines: queue.Queue) -> threading.Thread:
+    def read():
+        try:
+            for line in stream.iter_lines(chunk_size=1):
+                lines.put(line.decode("utf-8", "replace"))
+        except Exception:  # the stream is closed when the test ends
+            pass
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader
+
+
+def test_live_stream_sends_the_new_stock_after_an_order(server, api):
+    with open_live_stream(server) as stream:
+        assert stream.status_code == 200
+        assert stream.headers.get("Content-Type", "").startswith("text/event-stream")
+        lines: queue.Queue = queue.Queue()
+        read_lines_into(stream, lines)
+
+        assert api.post("/api/orders", json={"juice": "bananaJuice"}).status_code == 201
+
+        deadline = time.monotonic() + 2
+        seen = []
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                line = lines.get(timeout=remaining)
+            except queue.Empty:
+                break
+            seen.append(line)
+            compact = line.replace(" ", "")
+            if line.startswith("data:") and "stock" in line and '"banana":8' in compact:
+                return
+        pytest.fail("no `data:` line with the stock after the order (banana 8) within 2 s; lines seen:\n"
+                    + "\n".join(seen))
+
+
+def test_sigterm_stops_the_server_within_10s_even_with_a_live_stream_open(server):
+    with open_live_stream(server) as stream:
+        assert stream.status_code == 200
+        read_lines_into(stream, queue.Queue())
+        problem = None
+        try:
+            server.stop()
+        except ServerProblem as error:
+            problem = str(error)
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    assert server.exit_seconds <= 10
