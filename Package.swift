@@ -22,12 +22,14 @@ let package = Package(
         // Pure domain: no I/O.
         .target(name: "JuiceBar"),
         .target(name: "Membership"),
+        .target(name: "VendingMachine", dependencies: ["JuiceBar"]),
         // Persistence behind protocols; SQLite through GRDB.
         .target(
             name: "Storage",
             dependencies: [
                 "JuiceBar",
                 "Membership",
+                "VendingMachine",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -38,6 +40,7 @@ let package = Package(
                 "JuiceBar",
                 "Membership",
                 "Storage",
+                "VendingMachine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,6 +57,7 @@ let package = Package(
                 "JuiceBar",
                 "Membership",
                 "Storage",
+                "VendingMachine",
                 "App",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -62,7 +66,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
-        .testTarget(name: "StorageTests", dependencies: ["JuiceBar", "Storage"]),
+        .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine"]),
+        .testTarget(name: "StorageTests", dependencies: ["JuiceBar", "Storage", "VendingMachine"]),
         .testTarget(
             name: "AppTests",
             dependencies: [

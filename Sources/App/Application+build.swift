@@ -36,6 +36,7 @@ public func buildApplication(
     let database = try SQLiteDatabase(path: configuration.databasePath)
     let live = LiveUpdates()
     let juiceBar = try await JuiceBarService(store: SQLiteJuiceBarStore(database: database), live: live)
+    let vending = VendingService(store: SQLiteVendingStore(database: database), live: live)
     let accounts = AccountService(store: SQLiteAccountStore(database: database), bcryptCost: configuration.bcryptCost)
     try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
 
@@ -50,12 +51,14 @@ public func buildApplication(
 
     let api = router.group("api")
     JuiceBarAPI(juiceBar: juiceBar).addRoutes(to: api)
+    VendingAPI(vending: vending).addRoutes(to: api)
     LiveRoutes(live: live, juiceBar: juiceBar).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
-    PageRoutes(juiceBar: juiceBar).addRoutes(to: router)
+    PageRoutes(juiceBar: juiceBar, vending: vending).addRoutes(to: router)
     SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
 
-    let watcher = OutsideWriteWatcher(watcher: try database.makeChangeWatcher(), juiceBar: juiceBar, logger: logger)
+    let watcher = OutsideWriteWatcher(
+        watcher: try database.makeChangeWatcher(), parts: [juiceBar, vending], logger: logger)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),

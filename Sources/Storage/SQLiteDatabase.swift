@@ -43,6 +43,7 @@ public final class SQLiteDatabase: Sendable {
         var migrator = DatabaseMigrator()
         JuiceBarSchema.register(in: &migrator)
         SQLiteAccountStore.register(in: &migrator)
+        SQLiteVendingStore.register(in: &migrator)
         return migrator
     }
 

@@ -8,11 +8,12 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         abstract: "JuiceMaker: a juice bar and beverage shop.",
         subcommands: [
             ServeCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
+            VendingCommand.self,
         ]
     )
 
     /// Runs the command, reporting any failure in one line: a parse or validation error exits 64,
-    /// refused input 2, a shortage 1 (the only "expected no").
+    /// refused input 2, a refusal by the shop (a shortage, a sold-out slot) 1, anything else 3.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -22,7 +23,8 @@ struct JuiceMakerCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
+            var code = exitCode(for: error)
+            if code == .failure && !(error is ExitCode) { code = ExitCode(3) }
             let message = message(for: error)
             if !message.isEmpty {
                 if code == .success {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JuiceBar
 import Storage
+import VendingMachine
 
 /// The options every shop command shares: which database to use.
 struct ShopOptions: ParsableArguments {
@@ -25,18 +26,29 @@ struct RefusedInput: Error, CustomStringConvertible {
     let description: String
 }
 
-extension JuiceBarError {
-    var refused: RefusedInput { RefusedInput(description: description) }
-}
-
-/// Runs a shop operation, turning refused input into exit code 2 with its reason.
+/// Runs a shop operation, ending a refusal in one line on standard error: exit 1 when the shop
+/// says no to valid input (the machine's balance, stock), exit 2 when the input itself is bad.
 func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
     do {
         return try await operation()
     } catch let error as JuiceBarError {
-        FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-        throw ExitCode(2)
+        throw fail(error.description, code: 2)
+    } catch let error as VendingError {
+        throw fail(error.description, code: error.isRefusal ? 1 : 2)
+    } catch let error as RefusedInput {
+        throw fail(error.description, code: 2)
     }
+}
+
+private func fail(_ reason: String, code: Int32) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(reason)\n".utf8))
+    return ExitCode(code)
+}
+
+/// A whole number typed by a person, or the refusal that says it is not one.
+func wholeNumber(_ text: String) throws -> Int {
+    guard let number = Int(text) else { throw RefusedInput(description: "'\(text)' is not a whole number") }
+    return number
 }
 
 /// JSON as the CLI prints it: stable key order, ISO 8601 times.

@@ -66,13 +66,4 @@ struct JuiceBarAPI {
                 MenuItem(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
             }))
     }
-
-    /// `?limit=N`, a whole number of at least 1, when given.
-    private func limit(_ request: Request) throws -> Int? {
-        guard let text = request.uri.queryParameters["limit"] else { return nil }
-        guard let limit = Int(String(text)), limit >= 1 else {
-            throw APIError(.badRequest, "invalid_limit", "limit must be a whole number of at least 1")
-        }
-        return limit
-    }
 }

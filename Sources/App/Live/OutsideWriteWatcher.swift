@@ -3,10 +3,10 @@ import ServiceLifecycle
 import Storage
 
 /// Notices writes that other processes (the CLI, another server) make to the same SQLite file,
-/// by polling SQLite's `data_version`, and refreshes the juice bar's snapshot when it moves.
+/// by polling SQLite's `data_version`, and has every stateful part look again when it moves.
 struct OutsideWriteWatcher: Service {
     let watcher: SQLiteChangeWatcher
-    let juiceBar: JuiceBarService
+    let parts: [any RefreshesOnOutsideWrite]
     let logger: Logger
     /// Well under the one second within which every open page must follow a change.
     var interval: Duration = .milliseconds(150)
@@ -19,7 +19,7 @@ struct OutsideWriteWatcher: Service {
                 let version = try await watcher.version()
                 guard version != lastVersion else { continue }
                 lastVersion = version
-                try await juiceBar.refresh()
+                for part in parts { try await part.refresh() }
             } catch {
                 logger.warning("could not check the database for outside writes", metadata: ["error": "\(error)"])
             }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JuiceBar
 import Membership
+import VendingMachine
 
 /// An error as the API answers it: a status and a JSON body `{ "error": code, "message": text, … }`.
 public struct APIError: Error, Sendable {
@@ -60,6 +61,8 @@ extension APIError {
                       details: ["juice": .string(refusal.juice.rawValue), "shortages": .array(shortages)])
         case let error as JuiceBarError:
             self.init(.unprocessableContent, error.code, error.description)
+        case let error as VendingError:
+            self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.description)
         case let error as AccountError:
             if case .usernameTaken = error {
                 self.init(.conflict, error.code, error.description)

@@ -1,0 +1,100 @@
+// The vending machine's screen. Every control carries its product id (data-buy, data-restock);
+// the whole screen is redrawn from the machine's state, whichever screen or client changed it.
+"use strict";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const words = page.words;
+const notice = document.getElementById("notice");
+let shownVersion = page.version;
+let balance = 0;
+
+const won = (amount) => amount.toLocaleString("ko-KR") + "원";
+
+function showMachine(machine) {
+  if (machine.version < shownVersion) return;
+  shownVersion = machine.version;
+  balance = machine.balance;
+  document.querySelector("[data-balance]").textContent = `${words.balance}: ${won(machine.balance)}`;
+  for (const product of machine.products) {
+    const count = document.querySelector(`[data-product="${CSS.escape(product.id)}"]`);
+    if (count) count.textContent = product.stock;
+    const buy = document.querySelector(`[data-buy="${CSS.escape(product.id)}"]`);
+    if (buy) buy.disabled = product.stock === 0 || product.price > machine.balance;
+  }
+}
+
+async function send(method, url, body) {
+  const response = await fetch(url, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(json.message ?? words.failed);
+  return json;
+}
+
+async function act(work) {
+  notice.textContent = "";
+  try {
+    await work();
+  } catch (error) {
+    notice.textContent = error.message;
+  }
+}
+
+async function refreshHistoryAndChart() {
+  const [history, chart] = await Promise.all([
+    fetch("/api/vending/history?limit=20").then((r) => r.json()),
+    fetch(`/vending/chart?lang=${page.language}`).then((r) => r.text()),
+  ]);
+  document.getElementById("history").replaceChildren(...history.map((sale) => {
+    const item = document.createElement("li");
+    item.textContent = `${page.names[sale.product] ?? sale.product} · ${won(sale.price)}`;
+    return item;
+  }));
+  document.querySelector("[data-sales-chart]").innerHTML = chart;
+}
+
+for (const button of document.querySelectorAll("[data-insert]")) {
+  button.addEventListener("click", () => act(async () => {
+    showMachine(await send("POST", "/api/vending/money", { amount: Number(button.dataset.insert) }));
+  }));
+}
+
+for (const button of document.querySelectorAll("[data-buy]")) {
+  button.addEventListener("click", () => act(async () => {
+    const receipt = await send("POST", "/api/vending/purchases", { product: button.dataset.buy });
+    showMachine(receipt.machine);
+    notice.textContent = receipt.description;
+    await refreshHistoryAndChart();
+  }));
+}
+
+document.getElementById("return-change").addEventListener("click", () => act(async () => {
+  const change = await send("POST", "/api/vending/change");
+  const units = Object.entries(change.units)
+    .sort((a, b) => Number(b[0]) - Number(a[0]))
+    .map(([unit, count]) => `${won(Number(unit))} × ${count}`)
+    .join(", ");
+  notice.textContent = `${words.returned}: ${won(change.returned)}${units ? ` (${units})` : ""}`;
+  balance = 0;
+  document.querySelector("[data-balance]").textContent = `${words.balance}: ${won(0)}`;
+  for (const buy of document.querySelectorAll("[data-buy]")) buy.disabled = true;
+}));
+
+for (const button of document.querySelectorAll("[data-restock]")) {
+  button.addEventListener("click", () => act(async () => {
+    const answer = prompt(words.restockPrompt, "1");
+    if (answer === null) return;
+    showMachine(await send("POST", "/api/vending/stock", { product: button.dataset.restock, count: Number(answer) }));
+  }));
+}
+
+const live = new EventSource("/api/live");
+live.addEventListener("vending", (event) => {
+  const machine = JSON.parse(event.data);
+  const sold = machine.version > shownVersion;
+  showMachine(machine);
+  if (sold) refreshHistoryAndChart();
+});

@@ -1,0 +1,203 @@
+import Foundation
+internal import GRDB
+import VendingMachine
+
+/// The vending machine in SQLite: each operation one IMMEDIATE transaction; the money row's
+/// CHECK makes inserted = spent + returned + balance a rule of the file itself.
+public struct SQLiteVendingStore: VendingStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("vending.v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE vendingProduct (
+                    id TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    definition TEXT NOT NULL
+                );
+                CREATE TABLE vendingSale (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    productId TEXT NOT NULL REFERENCES vendingProduct(id),
+                    price INTEGER NOT NULL CHECK (price >= 0),
+                    time DATETIME NOT NULL,
+                    itemId INTEGER NOT NULL UNIQUE,
+                    actor TEXT NOT NULL
+                );
+                CREATE TABLE vendingItem (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    productId TEXT NOT NULL REFERENCES vendingProduct(id),
+                    manufactured DATETIME NOT NULL,
+                    expires DATETIME NOT NULL,
+                    saleId INTEGER REFERENCES vendingSale(id)
+                );
+                CREATE INDEX vendingItem_unsold ON vendingItem(productId, manufactured) WHERE saleId IS NULL;
+                CREATE TABLE vendingMoney (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    balance INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 50000),
+                    inserted INTEGER NOT NULL,
+                    spent INTEGER NOT NULL,
+                    returned INTEGER NOT NULL,
+                    version INTEGER NOT NULL,
+                    CHECK (inserted = spent + returned + balance)
+                );
+                CREATE TABLE vendingMoneyLedger (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time DATETIME NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('insert', 'spend', 'return')),
+                    amount INTEGER NOT NULL,
+                    balanceAfter INTEGER NOT NULL,
+                    actor TEXT NOT NULL
+                );
+                INSERT INTO vendingMoney (id, balance, inserted, spent, returned, version) VALUES (1, 0, 0, 0, 0, 0);
+                """)
+            let today = Date()
+            for (position, product) in Catalog.products.enumerated() {
+                try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition) VALUES (?, ?, ?)",
+                               arguments: [product.id, position, try Self.encode(product)])
+                try Self.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
+            }
+        }
+    }
+
+    public func state(at now: Date) async throws -> VendingState {
+        try await database.pool.read { db in try Self.fetchState(db, at: now) }
+    }
+
+    public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
+        try await database.pool.write { db in
+            var money = try Self.fetchMoney(db)
+            try money.insert(amount)
+            try Self.save(money, movement: ("insert", amount), actor: actor, time: now, in: db)
+            return try Self.fetchState(db, at: now)
+        }
+    }
+
+    public func purchase(_ productID: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
+        try await database.pool.write { db in
+            let product = try Self.requireProduct(productID, in: db)
+            let items = try Row.fetchAll(
+                db, sql: "SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL", arguments: [productID]
+            ).map(Self.item)
+            var money = try Self.fetchMoney(db)
+            let item = try PurchaseRule.choose(product, from: items, balance: money.balance, at: now)
+            try money.spend(product.price)
+            try db.execute(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [productID, product.price, now, item.id, actor])
+            let sale = Sale(id: db.lastInsertedRowID, product: productID, price: product.price, time: now, itemID: item.id)
+            try db.execute(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?", arguments: [sale.id, item.id])
+            try Self.save(money, movement: ("spend", product.price), actor: actor, time: now, in: db)
+            return PurchaseReceipt(sale: sale, item: item, description: product.describe(item),
+                                   state: try Self.fetchState(db, at: now))
+        }
+    }
+
+    public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {
+        try await database.pool.write { db in
+            var money = try Self.fetchMoney(db)
+            let change = money.returnChange()
+            if change.returned > 0 {
+                try Self.save(money, movement: ("return", change.returned), actor: actor, time: now, in: db)
+            }
+            return ChangeReceipt(change: change, state: try Self.fetchState(db, at: now))
+        }
+    }
+
+    public func restock(_ productID: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
+        try Restock.validate(count: count)
+        return try await database.pool.write { db in
+            let product = try Self.requireProduct(productID, in: db)
+            try Self.addItems(of: product, count: count, manufactured: manufactured, in: db)
+            try db.execute(sql: "UPDATE vendingMoney SET version = version + 1")
+            return try Self.fetchState(db, at: now)
+        }
+    }
+
+    public func history(limit: Int?) async throws -> [Sale] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM vendingSale ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
+                .map { Sale(id: $0["id"], product: $0["productId"], price: $0["price"], time: $0["time"], itemID: $0["itemId"]) }
+        }
+    }
+
+    public func expiredItems(at now: Date) async throws -> [Item] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM vendingItem WHERE saleId IS NULL AND expires <= ? ORDER BY expires, id",
+                             arguments: [now]).map(Self.item)
+        }
+    }
+
+    public func sales() async throws -> [ProductSales] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.id, COUNT(s.id) AS units, COALESCE(SUM(s.price), 0) AS won
+                FROM vendingProduct p LEFT JOIN vendingSale s ON s.productId = p.id
+                GROUP BY p.id ORDER BY p.position
+                """).map { ProductSales(product: $0["id"], units: $0["units"], won: $0["won"]) }
+        }
+    }
+}
+
+// MARK: - Rows
+
+extension SQLiteVendingStore {
+    static func encode(_ product: Product) throws -> String {
+        String(decoding: try JSONEncoder().encode(product), as: UTF8.self)
+    }
+
+    static func fetchProducts(_ db: Database) throws -> [Product] {
+        try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position").map {
+            try JSONDecoder().decode(Product.self, from: Data($0.utf8))
+        }
+    }
+
+    static func requireProduct(_ id: ProductID, in db: Database) throws -> Product {
+        guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM vendingProduct WHERE id = ?", arguments: [id])
+        else { throw VendingError.unknownProduct(id) }
+        return try JSONDecoder().decode(Product.self, from: Data(definition.utf8))
+    }
+
+    static func fetchMoney(_ db: Database) throws -> MoneyTotals {
+        let row = try Row.fetchOne(db, sql: "SELECT * FROM vendingMoney WHERE id = 1")!
+        return MoneyTotals(balance: row["balance"], inserted: row["inserted"], spent: row["spent"], returned: row["returned"])
+    }
+
+    static func save(_ money: MoneyTotals, movement: (kind: String, amount: Int), actor: String, time: Date, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE vendingMoney SET balance = ?, inserted = ?, spent = ?, returned = ?, version = version + 1 WHERE id = 1",
+            arguments: [money.balance, money.inserted, money.spent, money.returned])
+        try db.execute(
+            sql: "INSERT INTO vendingMoneyLedger (time, kind, amount, balanceAfter, actor) VALUES (?, ?, ?, ?, ?)",
+            arguments: [time, movement.kind, movement.amount, money.balance, actor])
+    }
+
+    static func fetchState(_ db: Database, at now: Date) throws -> VendingState {
+        var counts: [ProductID: (stock: Int, expired: Int)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT productId, SUM(expires > ?) AS stock, SUM(expires <= ?) AS expired
+            FROM vendingItem WHERE saleId IS NULL GROUP BY productId
+            """, arguments: [now, now]) {
+            counts[row["productId"]] = (row["stock"], row["expired"])
+        }
+        let products = try fetchProducts(db).map { product in
+            ProductStock(product: product, stock: counts[product.id]?.stock ?? 0, expired: counts[product.id]?.expired ?? 0)
+        }
+        let version = try Int64.fetchOne(db, sql: "SELECT version FROM vendingMoney WHERE id = 1") ?? 0
+        return VendingState(products: products, money: try fetchMoney(db), version: version)
+    }
+
+    static func addItems(of product: Product, count: Int, manufactured: Date, in db: Database) throws {
+        let expires = product.expiry(ofItemMadeOn: manufactured)
+        for _ in 0..<count {
+            try db.execute(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)",
+                           arguments: [product.id, manufactured, expires])
+        }
+    }
+
+    static func item(_ row: Row) -> Item {
+        Item(id: row["id"], product: row["productId"], manufactured: row["manufactured"], expires: row["expires"])
+    }
+}

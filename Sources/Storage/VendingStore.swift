@@ -1,0 +1,48 @@
+import Foundation
+import VendingMachine
+
+/// One product and how many of it the machine holds.
+public struct ProductStock: Hashable, Codable, Sendable {
+    public var product: Product
+    /// Items that can be sold now.
+    public var stock: Int
+    /// Items still in the machine whose date has passed.
+    public var expired: Int
+}
+
+/// The machine as of one commit; `version` grows with every change.
+public struct VendingState: Hashable, Codable, Sendable {
+    public var products: [ProductStock]
+    public var money: MoneyTotals
+    public var version: Int64
+}
+
+/// A sale and the machine it left.
+public struct PurchaseReceipt: Hashable, Codable, Sendable {
+    public var sale: Sale
+    public var item: Item
+    public var description: String
+    public var state: VendingState
+}
+
+/// Change handed back and the machine it left.
+public struct ChangeReceipt: Hashable, Codable, Sendable {
+    public var change: Change
+    public var state: VendingState
+}
+
+/// The one owner of the vending machine's money and items. Every operation is atomic.
+public protocol VendingStore: Sendable {
+    func state(at now: Date) async throws -> VendingState
+    /// Throws `VendingError.invalidDenomination` or `.balanceCapExceeded`.
+    func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState
+    /// Takes the oldest unexpired item if the balance pays for it; refuses with the reason otherwise.
+    func purchase(_ product: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt
+    func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt
+    /// Adds `count` items made on `manufactured`.
+    func restock(_ product: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState
+    /// Sales, newest first.
+    func history(limit: Int?) async throws -> [Sale]
+    func expiredItems(at now: Date) async throws -> [Item]
+    func sales() async throws -> [ProductSales]
+}
