@@ -16,12 +16,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Pure domain: no I/O.
         .target(name: "JuiceBar"),
-        .target(name: "Membership"),
+        .target(name: "Membership", dependencies: ["JuiceBar"]),
         .target(name: "VendingMachine", dependencies: ["JuiceBar"]),
         // Persistence behind protocols; SQLite through GRDB.
         .target(
@@ -45,6 +46,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -66,7 +68,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
-        .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine"]),
+        .testTarget(name: "MembershipTests", dependencies: ["Membership"]),
+        .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine", "JuiceBar"]),
         .testTarget(name: "StorageTests", dependencies: ["JuiceBar", "Storage", "VendingMachine"]),
         .testTarget(
             name: "AppTests",

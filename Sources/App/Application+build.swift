@@ -4,6 +4,7 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 import Storage
+import JuiceBar
 
 /// How to run the shop's server.
 public struct ServerConfiguration: Sendable {
@@ -14,9 +15,16 @@ public struct ServerConfiguration: Sendable {
     public var adminPassword: String?
     public var bcryptCost: UInt8
     public var logLevel: Logger.Level
+    /// The shop's time zone: when a day (an event's, "hide for today") begins and ends.
+    public var timeZone: TimeZone
+    /// What time it is; tests move it.
+    public var clock: @Sendable () -> Date
 
     public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "juicemaker.sqlite",
-                adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info) {
+                adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
+                timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.timeZone = timeZone
+        self.clock = clock
         self.host = host
         self.port = port
         self.databasePath = databasePath
@@ -37,14 +45,18 @@ public func buildApplication(
     let live = LiveUpdates()
     let juiceBar = try await JuiceBarService(store: SQLiteJuiceBarStore(database: database), live: live)
     let vending = VendingService(store: SQLiteVendingStore(database: database), live: live)
-    let accounts = AccountService(store: SQLiteAccountStore(database: database), bcryptCost: configuration.bcryptCost)
+    let accountStore = SQLiteAccountStore(database: database)
+    let accounts = AccountService(store: accountStore, bcryptCost: configuration.bcryptCost, now: configuration.clock)
     try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
+    let content = ContentService(store: SQLiteContentStore(database: database), accounts: accountStore,
+                                 calendar: ShopCalendar(timeZone: configuration.timeZone), now: configuration.clock)
 
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
     let router = Router(context: ShopRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: CrossSiteMiddleware())
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     router.add(middleware: SessionMiddleware(accounts: accounts))
@@ -55,6 +67,9 @@ public func buildApplication(
     LiveRoutes(live: live, juiceBar: juiceBar).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
     PageRoutes(juiceBar: juiceBar, vending: vending).addRoutes(to: router)
+    let memberAPI = MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar)
+    memberAPI.addRoutes(api: api, router: router)
+    MemberPages(accounts: accounts, content: content, juiceBar: juiceBar, memberAPI: memberAPI).addRoutes(to: router)
     SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
 
     let watcher = OutsideWriteWatcher(

@@ -15,4 +15,15 @@ public protocol AccountStore: Sendable {
     /// The account a live session belongs to; nil when unknown or expired.
     func account(sessionToken: String, now: Date) async throws -> Account?
     func deleteSession(token: String) async throws
+
+    func recordFailedSignIn(username: String, at time: Date) async throws
+    /// Failed sign-ins for this username since `since`, oldest first.
+    func failedSignIns(username: String, since: Date) async throws -> [Date]
+    func clearFailedSignIns(username: String) async throws
+
+    /// Records that the event pop-up was shown in this session; true when it already was ("appears once").
+    func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool
+    /// Hides an event for this member until `until` ("오늘 하루 보지 않기").
+    func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws
+    func isEventDismissed(_ eventID: Int64, accountID: Int64, at now: Date) async throws -> Bool
 }

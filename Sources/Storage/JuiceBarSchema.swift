@@ -59,4 +59,14 @@ enum JuiceBarSchema {
             }
         }
     }
+
+    /// Orders made by members, linked to their account (after accounts exist).
+    static func registerMemberOrders(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("juiceBar.v2.memberOrders") { db in
+            try db.execute(sql: """
+                ALTER TABLE juiceOrder ADD COLUMN accountId INTEGER REFERENCES account(id);
+                CREATE INDEX juiceOrder_accountId ON juiceOrder(accountId);
+                """)
+        }
+    }
 }

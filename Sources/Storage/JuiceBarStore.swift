@@ -29,7 +29,8 @@ public protocol JuiceBarStore: Sendable {
 
     /// Checks every ingredient and deducts them all in one transaction, or deducts nothing.
     /// Throws `OutOfStock` naming every short fruit, or `JuiceBarError.unknownJuice`.
-    func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt
+    /// `member` links the order to a member's account.
+    func order(_ juice: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt
 
     /// Staff set a fruit's count (the stepper, a stock edit).
     func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot
@@ -40,9 +41,20 @@ public protocol JuiceBarStore: Sendable {
     func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu
     func addJuice(_ juice: Juice) async throws -> Menu
 
-    /// Orders made, newest first; the newest `limit` when given.
-    func orders(limit: Int?) async throws -> [Order]
+    /// Orders made, newest first; the newest `limit` when given; only one member's when `member` is given.
+    func orders(member: Int64?, limit: Int?) async throws -> [Order]
 
     /// Stock changes, newest first; the newest `limit` when given.
     func ledger(limit: Int?) async throws -> [LedgerEntry]
+}
+
+extension JuiceBarStore {
+    /// An order at the counter, linked to no member.
+    public func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt {
+        try await order(juice, actor: actor, member: nil)
+    }
+
+    public func orders(limit: Int?) async throws -> [Order] {
+        try await orders(member: nil, limit: limit)
+    }
 }

@@ -30,6 +30,22 @@ public struct SQLiteAccountStore: AccountStore {
                 );
                 """)
         }
+        migrator.registerMigration("accounts.v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE failedSignIn (
+                    username TEXT NOT NULL,
+                    time DATETIME NOT NULL
+                );
+                CREATE INDEX failedSignIn_username ON failedSignIn(username, time);
+                ALTER TABLE session ADD COLUMN shownEventId INTEGER;
+                CREATE TABLE eventDismissal (
+                    eventId INTEGER NOT NULL,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    until DATETIME NOT NULL,
+                    PRIMARY KEY (eventId, accountId)
+                );
+                """)
+        }
     }
 
     public func create(username: String, name: String, passwordHash: String, role: Role) async throws -> Account {
@@ -84,6 +100,50 @@ public struct SQLiteAccountStore: AccountStore {
     public func deleteSession(token: String) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE token = ?", arguments: [token])
+        }
+    }
+
+    public func recordFailedSignIn(username: String, at time: Date) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM failedSignIn WHERE time < ?",
+                           arguments: [time.addingTimeInterval(-SignInThrottle.window)])
+            try db.execute(sql: "INSERT INTO failedSignIn (username, time) VALUES (?, ?)", arguments: [username, time])
+        }
+    }
+
+    public func failedSignIns(username: String, since: Date) async throws -> [Date] {
+        try await database.pool.read { db in
+            try Date.fetchAll(db, sql: "SELECT time FROM failedSignIn WHERE username = ? AND time >= ? ORDER BY time",
+                              arguments: [username, since])
+        }
+    }
+
+    public func clearFailedSignIns(username: String) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM failedSignIn WHERE username = ?", arguments: [username])
+        }
+    }
+
+    public func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool {
+        try await database.pool.write { db in
+            let shown = try Int64.fetchOne(db, sql: "SELECT shownEventId FROM session WHERE token = ?", arguments: [sessionToken])
+            guard shown != eventID else { return true }
+            try db.execute(sql: "UPDATE session SET shownEventId = ? WHERE token = ?", arguments: [eventID, sessionToken])
+            return false
+        }
+    }
+
+    public func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO eventDismissal (eventId, accountId, until) VALUES (?, ?, ?)",
+                           arguments: [eventID, accountID, until])
+        }
+    }
+
+    public func isEventDismissed(_ eventID: Int64, accountID: Int64, at now: Date) async throws -> Bool {
+        try await database.pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM eventDismissal WHERE eventId = ? AND accountId = ? AND until > ?",
+                              arguments: [eventID, accountID, now]) ?? false
         }
     }
 

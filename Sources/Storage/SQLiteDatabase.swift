@@ -44,6 +44,8 @@ public final class SQLiteDatabase: Sendable {
         JuiceBarSchema.register(in: &migrator)
         SQLiteAccountStore.register(in: &migrator)
         SQLiteVendingStore.register(in: &migrator)
+        SQLiteContentStore.register(in: &migrator)
+        JuiceBarSchema.registerMemberOrders(in: &migrator)
         return migrator
     }
 

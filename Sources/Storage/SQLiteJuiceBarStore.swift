@@ -21,14 +21,14 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         try await database.pool.read(Self.fetchSnapshot)
     }
 
-    public func order(_ juiceID: JuiceID, actor: String) async throws -> OrderReceipt {
+    public func order(_ juiceID: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt {
         let time = now()
         return try await database.pool.write { db in
             let juice = try Self.fetchMenu(db).requireJuice(juiceID)
             var stock = try Self.fetchStock(db)
             try stock.deduct(juice)
-            try db.execute(sql: "INSERT INTO juiceOrder (juiceId, time, actor) VALUES (?, ?, ?)",
-                           arguments: [juice.id.rawValue, time, actor])
+            try db.execute(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)",
+                           arguments: [juice.id.rawValue, time, actor, member])
             let orderID = db.lastInsertedRowID
             for ingredient in juice.recipe {
                 try Self.write(count: stock[ingredient.fruit], of: ingredient.fruit, in: db)
@@ -78,9 +78,11 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         }
     }
 
-    public func orders(limit: Int?) async throws -> [Order] {
+    public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM juiceOrder ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM juiceOrder WHERE ?1 IS NULL OR accountId = ?1 ORDER BY id DESC LIMIT ?2",
+                arguments: [member, limit ?? -1])
                 .map { Order(id: $0["id"], juice: JuiceID($0["juiceId"]), time: $0["time"], actor: $0["actor"]) }
         }
     }

@@ -8,7 +8,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         abstract: "JuiceMaker: a juice bar and beverage shop.",
         subcommands: [
             ServeCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
-            VendingCommand.self,
+            VendingCommand.self, UsersCommand.self,
         ]
     )
 

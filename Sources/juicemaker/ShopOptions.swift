@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JuiceBar
+import Membership
 import Storage
 import VendingMachine
 
@@ -35,6 +36,8 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(error.description, code: 2)
     } catch let error as VendingError {
         throw fail(error.description, code: error.isRefusal ? 1 : 2)
+    } catch let error as AccountError {
+        throw fail(error.description, code: 2)
     } catch let error as RefusedInput {
         throw fail(error.description, code: 2)
     }

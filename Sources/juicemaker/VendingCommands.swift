@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JuiceBar
 import Storage
 import VendingMachine
 
@@ -134,6 +135,6 @@ struct VendingCommand: AsyncParsableCommand {
 
 /// `YYYY-MM-DD` as midnight in this machine's time zone.
 func parseDay(_ text: String) throws -> Date {
-    guard let date = ShopDay.parse(text) else { throw RefusedInput(description: "'\(text)' is not a date of the form YYYY-MM-DD") }
+    guard let date = ShopCalendar().day(text) else { throw RefusedInput(description: "'\(text)' is not a date of the form YYYY-MM-DD") }
     return date
 }

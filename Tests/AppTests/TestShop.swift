@@ -3,11 +3,15 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 
 /// A server on a fresh temporary database, driven without a socket.
 struct TestShop {
     static let adminPassword = "admin-test-pw"
     let folder: URL
+    /// The shop's clock, which a test may move; it starts at 2026-11-23 10:00 in Seoul.
+    let clock = TestClock(Date(timeIntervalSince1970: 1_795_395_600))
+    static let seoul = TimeZone(identifier: "Asia/Seoul")!
     var databasePath: String { folder.appendingPathComponent("shop.sqlite").path }
 
     init() throws {
@@ -19,25 +23,69 @@ struct TestShop {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A cheap bcrypt cost keeps sign-ins fast in tests; the server's default is 12.
         let app = try await buildApplication(ServerConfiguration(
-            databasePath: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning))
+            databasePath: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
+            timeZone: Self.seoul, clock: { [clock] in clock.now }))
         try await app.test(.router, test)
     }
 }
 
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+    init(_ start: Date) { current = Mutex(start) }
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
 extension TestClientProtocol {
     @discardableResult
-    func json(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil) async throws -> TestResponse {
+    func json(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil,
+              headers extra: HTTPFields = [:]) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let cookie { headers[.cookie] = cookie }
+        headers.append(contentsOf: extra)
         return try await execute(uri: uri, method: method, headers: headers,
                                  body: body.map { ByteBuffer(string: $0) }) { $0 }
     }
 
     /// Signs in as the staff account a new shop makes, and returns the session cookie.
     func staffCookie() async throws -> String {
-        let response = try await json(.post, "/api/session", #"{"username":"admin","password":"\#(TestShop.adminPassword)"}"#)
+        try await signIn("admin", TestShop.adminPassword)
+    }
+
+    /// Signs in and returns the session cookie.
+    func signIn(_ username: String, _ password: String) async throws -> String {
+        let response = try await json(.post, "/api/session", #"{"username":"\#(username)","password":"\#(password)"}"#)
         let setCookie = response.headers[.setCookie] ?? ""
         return String(setCookie.split(separator: ";")[0])
+    }
+
+    /// Signs up a member and returns their session cookie.
+    func memberCookie(_ username: String = "jimin", password: String = "member-pw-1") async throws -> String {
+        try await json(.post, "/api/members", #"{"username":"\#(username)","password":"\#(password)","name":"지민"}"#)
+        return try await signIn(username, password)
+    }
+
+    /// Sends a multipart form; `image` is sent as a file part when given.
+    func multipart(_ uri: String, fields: [String: String], image: [UInt8]? = nil, cookie: String?,
+                   headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        let boundary = "juicemaker-test-boundary"
+        var body = ""
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        var buffer = ByteBuffer(string: body)
+        if let image {
+            buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"x\"\r\n"
+                               + "Content-Type: application/octet-stream\r\n\r\n")
+            buffer.writeBytes(image)
+            buffer.writeString("\r\n")
+        }
+        buffer.writeString("--\(boundary)--\r\n")
+        var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+        if let cookie { headers[.cookie] = cookie }
+        headers.append(contentsOf: extra)
+        return try await execute(uri: uri, method: .post, headers: headers, body: buffer) { $0 }
     }
 }
 

@@ -60,3 +60,21 @@ import Testing
         try Menu.seed.validateNew(Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇"))
     }
 }
+
+@Suite struct RecommendationTests {
+    let stock = Stock(["strawberry": 10, "banana": 10, "pineapple": 10, "kiwi": 10, "mango": 10])
+
+    @Test func theMostOrderedJuiceThatCanBeMadeNow() {
+        let orders: [JuiceID] = ["kiwiJuice", "mangoJuice", "kiwiJuice"]
+        #expect(Menu.seed.recommendation(fromOrders: orders, stock: stock)?.id == "kiwiJuice")
+        var noKiwi = stock
+        noKiwi["kiwi"] = 2
+        #expect(Menu.seed.recommendation(fromOrders: orders, stock: noKiwi)?.id == "mangoJuice")
+    }
+
+    @Test func tiesGoToTheMostRecentAndNoOrdersMeanNoRecommendation() {
+        #expect(Menu.seed.recommendation(fromOrders: ["bananaJuice", "kiwiJuice"], stock: stock)?.id == "bananaJuice")
+        #expect(Menu.seed.recommendation(fromOrders: [], stock: stock) == nil)
+        #expect(Menu.seed.recommendation(fromOrders: ["strawberryJuice"], stock: stock) == nil)
+    }
+}

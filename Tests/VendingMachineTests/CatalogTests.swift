@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VendingMachine
+import JuiceBar
 
 @Suite struct CatalogTests {
     @Test func theNineProductsInThreeKinds() {
@@ -32,12 +33,13 @@ import VendingMachine
     }
 
     @Test func shopDaysAreReadStrictly() {
-        let seoul = TimeZone(identifier: "Asia/Seoul")!
-        let day = ShopDay.parse("2026-11-23", in: seoul)
-        #expect(day == Date(timeIntervalSince1970: 1_795_359_600))
-        #expect(ShopDay.parse("2026-02-30", in: seoul) == nil)
-        #expect(ShopDay.parse("2026-1-3", in: seoul) == nil)
-        #expect(ShopDay.parse("yesterday", in: seoul) == nil)
+        let seoul = ShopCalendar(timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        #expect(seoul.day("2026-11-23") == Date(timeIntervalSince1970: 1_795_359_600))
+        #expect(seoul.day("2026-02-30") == nil)
+        #expect(seoul.day("2026-1-3") == nil)
+        #expect(seoul.day("yesterday") == nil)
+        #expect(seoul.startOfNextDay(after: Date(timeIntervalSince1970: 1_795_359_600 + 23 * 3600))
+                == Date(timeIntervalSince1970: 1_795_359_600 + 24 * 3600))
     }
 }
 

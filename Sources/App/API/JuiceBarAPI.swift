@@ -41,7 +41,7 @@ struct JuiceBarAPI {
         }
         api.post("orders") { request, context in
             let body = try await request.decodeJSON(OrderRequest.self)
-            let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor)
+            let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id)
             return Response.json(
                 OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version),
                 status: .created)

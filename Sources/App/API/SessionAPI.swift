@@ -35,8 +35,7 @@ struct SessionRoutes {
     func addRoutes(api: RouterGroup<ShopRequestContext>, pages: Router<ShopRequestContext>) {
         api.post("session") { request, _ in
             let credentials = try await request.decodeJSON(Credentials.self)
-            guard let account = try await accounts.verify(username: credentials.username, password: credentials.password)
-            else { throw APIError.invalidCredentials }
+            let account = try await accounts.signIn(username: credentials.username, password: credentials.password)
             var response = Response.json(AccountBody(account))
             response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
             return response
@@ -55,20 +54,28 @@ struct SessionRoutes {
         pages.get("login") { request, _ in
             let language = Language.preferred(by: request)
             return LoginPage(language: language, strings: .of(language),
-                             next: LoginPage.safeNext(request.uri.queryParameters["next"].map(String.init)),
+                             next: request.uri.queryParameters["next"].map { LoginPage.safeNext(String($0)) } ?? "",
                              message: nil, username: "", request: request).render()
         }
         pages.post("login") { request, _ in
             let buffer = try await request.body.collect(upTo: Request.maximumJSONBody)
             let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: buffer))
             let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
-            let next = LoginPage.safeNext(form?.next)
-            guard let form, let account = try await accounts.verify(username: form.username, password: form.password)
-            else {
-                return LoginPage(language: language, strings: .of(language), next: next,
-                                 message: Strings.of(language).wrongCredentials, username: form?.username ?? "",
-                                 request: request).render(status: .unauthorized)
+            let strings = Strings.of(language)
+            func refused(_ message: String, _ status: HTTPResponse.Status) -> Response {
+                LoginPage(language: language, strings: strings, next: form?.next ?? "", message: message,
+                          username: form?.username ?? "", request: request).render(status: status)
             }
+            guard let form else { return refused(strings.wrongCredentials, .badRequest) }
+            let account: Account
+            do {
+                account = try await accounts.signIn(username: form.username, password: form.password)
+            } catch let error as APIError where error.status == .tooManyRequests {
+                return refused(strings.tooManyAttempts, .tooManyRequests)
+            } catch let error as APIError where error.status == .unauthorized {
+                return refused(strings.wrongCredentials, .unauthorized)
+            }
+            let next = form.next.flatMap { $0.isEmpty ? nil : LoginPage.safeNext($0) } ?? (account.isStaff ? "/" : "/home")
             var response = Response.redirect(to: next, type: .found)
             response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
             return response

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Storage
 import VendingMachine
+import JuiceBar
 
 /// The vending machine's JSON API.
 struct VendingAPI {
@@ -70,7 +71,7 @@ struct VendingAPI {
     }
 
     static func parseDay(_ text: String) throws -> Date {
-        guard let date = ShopDay.parse(text) else {
+        guard let date = ShopCalendar().day(text) else {
             throw APIError(.unprocessableContent, "invalid_date", "'\(text)' is not a date of the form YYYY-MM-DD")
         }
         return date

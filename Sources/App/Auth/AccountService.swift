@@ -14,10 +14,14 @@ public struct AccountService: Sendable {
     /// How long a sign-in lasts.
     static let sessionLifetime: TimeInterval = 7 * 24 * 3600
 
+    /// A hash of nothing in particular, checked against when a username is unknown.
+    private let decoyHash: String
+
     public init(store: any AccountStore, bcryptCost: UInt8 = 12, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.bcryptCost = bcryptCost
         self.now = now
+        decoyHash = Bcrypt.hash(Self.generatedPassword(), cost: bcryptCost)
     }
 
     public func signUp(username: String, password: String, name: String, role: Role) async throws -> Account {
@@ -27,9 +31,29 @@ public struct AccountService: Sendable {
         return try await store.create(username: username, name: name, passwordHash: hash, role: role)
     }
 
+    /// Signs in: the account, or `invalidCredentials` for a wrong username and a wrong password
+    /// alike, or `tooManyAttempts` while the username is locked after repeated failures.
+    public func signIn(username: String, password: String) async throws -> Account {
+        let now = now()
+        let failures = try await store.failedSignIns(username: username, since: now - SignInThrottle.window)
+        if let openAgain = SignInThrottle.lockedUntil(failures: failures, now: now) {
+            throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
+        }
+        guard let account = try await verify(username: username, password: password) else {
+            try await store.recordFailedSignIn(username: username, at: now)
+            throw APIError.invalidCredentials
+        }
+        if !failures.isEmpty { try await store.clearFailedSignIns(username: username) }
+        return account
+    }
+
     /// The account whose password this is; nil for a wrong username or password alike.
-    public func verify(username: String, password: String) async throws -> Account? {
-        guard let credentials = try await store.credentials(username: username) else { return nil }
+    func verify(username: String, password: String) async throws -> Account? {
+        guard let credentials = try await store.credentials(username: username) else {
+            // Spend the same time as a real check, so a response's speed does not tell which usernames exist.
+            _ = try await NIOThreadPool.singleton.runIfActive { [decoyHash] in Bcrypt.verify(password, hash: decoyHash) }
+            return nil
+        }
         let matches = try await NIOThreadPool.singleton.runIfActive {
             Bcrypt.verify(password, hash: credentials.passwordHash)
         }
@@ -42,6 +66,10 @@ public struct AccountService: Sendable {
         let token = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
         try await store.createSession(token: token, accountID: account.id, expires: now() + Self.sessionLifetime)
         return token
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await store.accounts()
     }
 
     public func account(sessionToken: String) async throws -> Account? {

@@ -30,8 +30,8 @@ public final class JuiceBarService: Sendable {
     public var menu: Menu { state.withLock { $0.menu } }
     public var stock: StockSnapshot { state.withLock { $0.stock } }
 
-    public func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt {
-        let receipt = try await store.order(juice, actor: actor)
+    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil) async throws -> OrderReceipt {
+        let receipt = try await store.order(juice, actor: actor, member: member)
         adopt(receipt.stock)
         return receipt
     }
@@ -42,8 +42,8 @@ public final class JuiceBarService: Sendable {
         return snapshot
     }
 
-    public func orders(limit: Int?) async throws -> [Order] {
-        try await store.orders(limit: limit)
+    public func orders(member: Int64? = nil, limit: Int?) async throws -> [Order] {
+        try await store.orders(member: member, limit: limit)
     }
 
     /// Reloads menu and stock from the store: after a write this process did not make (the CLI's).

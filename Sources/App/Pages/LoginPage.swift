@@ -28,6 +28,7 @@ struct LoginPage {
                 <input id="password" name="password" type="password" autocomplete="current-password" required>
                 <button type="submit">\(escapeHTML(strings.signIn))</button>
               </form>
+              <p class="aside">\(escapeHTML(strings.noAccount)) <a href="/signup\(language == .en ? "?lang=en" : "")">\(escapeHTML(strings.signUp))</a></p>
             </main>
             """
         var response = page(title: strings.signInTitle, language: language, body: body)
@@ -36,10 +37,8 @@ struct LoginPage {
     }
 
     /// Only a path on this site may follow a sign-in, never another site.
-    static func safeNext(_ candidate: String?) -> String {
-        guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\") else {
-            return "/"
-        }
+    static func safeNext(_ candidate: String) -> String {
+        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\") else { return "/" }
         return candidate
     }
 }

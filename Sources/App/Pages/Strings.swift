@@ -21,6 +21,11 @@ struct Strings: Encodable {
     let signOut: String
     let signInTitle: String
     let wrongCredentials: String
+    let tooManyAttempts: String
+    let signUp: String
+    let name: String
+    let signUpTitle: String
+    let noAccount: String
     let staffOnly: String
     let failed: String
     let otherLanguage: String
@@ -32,7 +37,9 @@ struct Strings: Encodable {
         made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요. 재고를 수정할까요?",
         ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 추가", remove: "빼기", add: "더하기", close: "닫기",
         username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
-        wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.", staffOnly: "직원만 재고를 수정할 수 있어요.",
+        wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.",
+        tooManyAttempts: "로그인 시도가 너무 많아요. 잠시 후 다시 시도해 주세요.", signUp: "가입하기", name: "이름",
+        signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", staffOnly: "직원만 재고를 수정할 수 있어요.",
         failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", otherLanguage: "English",
         fruitCounts: "과일 재고", juices: "쥬스 메뉴")
 
@@ -41,7 +48,9 @@ struct Strings: Encodable {
         made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit. Edit the stock?",
         ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Add Stock", remove: "remove one", add: "add one", close: "Close",
         username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
-        wrongCredentials: "Wrong username or password.", staffOnly: "Only staff can edit the stock.",
+        wrongCredentials: "Wrong username or password.",
+        tooManyAttempts: "Too many attempts. Please try again later.", signUp: "Sign up", name: "Name",
+        signUpTitle: "Sign up", noAccount: "No account yet?", staffOnly: "Only staff can edit the stock.",
         failed: "Something went wrong. Please try again.", otherLanguage: "한국어",
         fruitCounts: "Fruit stock", juices: "Juices")
 

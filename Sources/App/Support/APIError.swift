@@ -24,6 +24,12 @@ public struct APIError: Error, Sendable {
     static let invalidCredentials = APIError(.unauthorized, "invalid_credentials", "wrong username or password")
 
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
+
+    static func tooManyAttempts(retryAfter seconds: TimeInterval) -> APIError {
+        APIError(.tooManyRequests, "too_many_attempts",
+                 "too many failed sign-ins; try again in \(Int(seconds.rounded(.up))) seconds",
+                 details: ["retryAfter": .int(Int(seconds.rounded(.up)))])
+    }
 }
 
 /// A small JSON value, for error details that are not worth a type of their own.
@@ -63,6 +69,8 @@ extension APIError {
             self.init(.unprocessableContent, error.code, error.description)
         case let error as VendingError:
             self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.description)
+        case let error as ContentError:
+            self.init(.unprocessableContent, error.code, error.description)
         case let error as AccountError:
             if case .usernameTaken = error {
                 self.init(.conflict, error.code, error.description)
@@ -91,6 +99,8 @@ extension APIError {
         var body = details
         body["error"] = .string(code)
         body["message"] = .string(message)
-        return Response.json(body, status: status)
+        var response = Response.json(body, status: status)
+        if case .int(let seconds) = details["retryAfter"] { response.headers[.retryAfter] = String(seconds) }
+        return response
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import JuiceBar
+import Membership
+import MultipartKit
+import Storage
+
+/// Members' API: sign-up, their orders and recommendation, What's New, events, images.
+struct MemberAPI {
+    let accounts: AccountService
+    let content: ContentService
+    let juiceBar: JuiceBarService
+
+    struct SignUp: Decodable {
+        let username: String
+        let password: String
+        let name: String?
+    }
+
+    struct NewsForm: Decodable {
+        let title: String
+        let body: String?
+        let image: Data?
+    }
+
+    struct EventForm: Decodable {
+        let title: String
+        let body: String?
+        let image: Data?
+        let start: String
+        let end: String
+    }
+
+    struct NewsBody: Encodable {
+        let id: Int64
+        let title: String
+        let body: String
+        let imageURL: String?
+        let registeredAt: Date
+        init(_ item: NewsItem) {
+            id = item.id
+            title = item.title
+            body = item.body
+            imageURL = item.imageID.map(imagePath)
+            registeredAt = item.registeredAt
+        }
+    }
+
+    struct EventBody: Encodable {
+        let id: Int64
+        let title: String
+        let body: String
+        let imageURL: String?
+        let start: Date
+        let end: Date
+        init(_ event: ShopEvent) {
+            id = event.id
+            title = event.title
+            body = event.body
+            imageURL = event.imageID.map(imagePath)
+            start = event.start
+            end = event.end
+        }
+    }
+
+    struct RecommendationBody: Encodable {
+        let juice: JuiceID?
+        let name: LocalizedName?
+    }
+
+    func addRoutes(api: RouterGroup<ShopRequestContext>, router: Router<ShopRequestContext>) {
+        api.post("members") { request, _ in
+            let form = try await request.decodeJSON(SignUp.self)
+            let account = try await accounts.signUp(
+                username: form.username, password: form.password, name: form.name ?? form.username, role: .member)
+            return Response.json(SessionRoutes.AccountBody(account), status: .created)
+        }
+        api.get("me/orders") { request, context in
+            guard let account = context.account else { throw APIError.unauthorized }
+            return Response.json(try await juiceBar.orders(member: account.id, limit: try limit(request)))
+        }
+        api.get("me/recommendation") { _, context in
+            guard let account = context.account else { throw APIError.unauthorized }
+            let juice = try await recommendation(for: account)
+            return Response.json(RecommendationBody(juice: juice?.id, name: juice?.name))
+        }
+        api.get("news") { request, _ in
+            Response.json(try await content.news(limit: try limit(request)).map(NewsBody.init))
+        }
+        api.post("news") { request, context in
+            _ = try context.requireStaff()
+            let form = try await request.decodeMultipart(NewsForm.self)
+            let item = try await content.postNews(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) })
+            return Response.json(NewsBody(item), status: .created)
+        }
+        api.post("events") { request, context in
+            _ = try context.requireStaff()
+            let form = try await request.decodeMultipart(EventForm.self)
+            let event = try await content.postEvent(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) },
+                                                    start: form.start, end: form.end)
+            return Response.json(EventBody(event), status: .created)
+        }
+        api.get("events/current") { _, _ in
+            guard let event = try await content.currentEvent() else { return Response(status: .noContent) }
+            return Response.json(EventBody(event))
+        }
+        api.post("events/:id/hide-today") { _, context in
+            guard let account = context.account else { throw APIError.unauthorized }
+            guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.notFound("no such event") }
+            try await content.hideForToday(id, account: account)
+            return Response(status: .noContent)
+        }
+        router.get("images/:id") { request, context in
+            guard let id = context.parameters.get("id", as: Int64.self), let image = try await content.image(id) else {
+                throw APIError.notFound("no such image")
+            }
+            // An image never changes once stored, so its id is a strong validator.
+            let etag = "\"image-\(image.id)\""
+            if request.headers[.ifNoneMatch] == etag {
+                return Response(status: .notModified, headers: [.eTag: etag])
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: image.kind.rawValue, .eTag: etag,
+                          .cacheControl: "public, max-age=31536000, immutable", .init("X-Content-Type-Options")!: "nosniff"],
+                body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        }
+    }
+
+    func recommendation(for account: Account) async throws -> Juice? {
+        let orders = try await juiceBar.orders(member: account.id, limit: nil).map(\.juice)
+        return juiceBar.menu.recommendation(fromOrders: orders, stock: juiceBar.stock.stock)
+    }
+}
+
+func imagePath(_ id: Int64) -> String { "/images/\(id)" }

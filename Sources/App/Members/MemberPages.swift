@@ -1,0 +1,58 @@
+import Hummingbird
+import JuiceBar
+import Membership
+
+/// The member pages: sign-up and home.
+struct MemberPages {
+    let accounts: AccountService
+    let content: ContentService
+    let juiceBar: JuiceBarService
+    let memberAPI: MemberAPI
+
+    struct SignupForm: Decodable {
+        let username: String
+        let password: String
+        let name: String?
+        let lang: String?
+    }
+
+    func addRoutes(to router: Router<ShopRequestContext>) {
+        router.get("signup") { request, _ in
+            SignupPage(language: Language.preferred(by: request), message: nil, username: "", name: "", request: request).render()
+        }
+        router.post("signup") { request, _ in
+            let buffer = try await request.body.collect(upTo: Request.maximumJSONBody)
+            let form = try? URLEncodedFormDecoder().decode(SignupForm.self, from: String(buffer: buffer))
+            let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
+            guard let form else {
+                return SignupPage(language: language, message: Strings.of(language).failed, username: "", name: "",
+                                  request: request).render(status: .badRequest)
+            }
+            let name = form.name.flatMap { $0.isEmpty ? nil : $0 } ?? form.username
+            do {
+                let account = try await accounts.signUp(username: form.username, password: form.password, name: name, role: .member)
+                var response = Response.redirect(to: "/home" + (language == .en ? "?lang=en" : ""), type: .found)
+                response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
+                return response
+            } catch let error as AccountError {
+                return SignupPage(language: language, message: error.description, username: form.username,
+                                  name: form.name ?? "", request: request)
+                    .render(status: APIError(error).status)
+            }
+        }
+        router.get("home") { request, context in
+            guard let account = context.account, let token = context.sessionToken else {
+                let language = Language.preferred(by: request)
+                return Response.redirect(to: "/login?next=%2Fhome" + (language == .en ? "&lang=en" : ""), type: .found)
+            }
+            return HomePage(
+                account: account,
+                event: try await content.eventToShow(account: account, sessionToken: token),
+                news: try await content.news(),
+                orders: try await juiceBar.orders(member: account.id, limit: 20),
+                recommendation: try await memberAPI.recommendation(for: account),
+                menu: juiceBar.menu, language: Language.preferred(by: request), request: request
+            ).render()
+        }
+    }
+}

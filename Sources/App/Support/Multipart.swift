@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+
+extension Request {
+    /// The largest multipart body read: room for a 2 MB image and its fields.
+    static let maximumMultipartBody = 3 * 1024 * 1024
+
+    /// Decodes a `multipart/form-data` body, answering 400 when it is not one or lacks a field.
+    func decodeMultipart<Value: Decodable>(_ type: Value.Type) async throws -> Value {
+        guard let contentType = headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
+              let boundary = contentType.split(separator: ";").lazy
+                .map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.lowercased().hasPrefix("boundary=") })
+                .map({ String($0.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) })
+        else {
+            throw APIError(.badRequest, "not_multipart", "send the form as multipart/form-data")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: Self.maximumMultipartBody)
+        } catch {
+            throw APIError(.contentTooLarge, "too_large", "the body is larger than \(Self.maximumMultipartBody) bytes")
+        }
+        do {
+            return try FormDataDecoder().decode(Value.self, from: buffer, boundary: boundary)
+        } catch let error as DecodingError {
+            if case .keyNotFound(let key, _) = error {
+                throw APIError(.badRequest, "invalid_body", "'\(key.stringValue)' is required")
+            }
+            throw APIError(.badRequest, "invalid_body", "the form does not have the expected fields")
+        } catch {
+            throw APIError(.badRequest, "invalid_body", "the body is not a valid multipart form")
+        }
+    }
+}

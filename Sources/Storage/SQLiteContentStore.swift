@@ -1,0 +1,90 @@
+import Foundation
+internal import GRDB
+import Membership
+
+/// News, events and images in SQLite.
+public struct SQLiteContentStore: ContentStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("content.v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE image (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    contentType TEXT NOT NULL,
+                    bytes BLOB NOT NULL
+                );
+                CREATE TABLE news (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    imageId INTEGER REFERENCES image(id),
+                    registeredAt DATETIME NOT NULL
+                );
+                CREATE INDEX news_registeredAt ON news(registeredAt);
+                CREATE TABLE event (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    imageId INTEGER REFERENCES image(id),
+                    start DATETIME NOT NULL,
+                    end DATETIME NOT NULL
+                );
+                """)
+        }
+    }
+
+    public func addImage(_ bytes: [UInt8], kind: ImageKind) async throws -> Int64 {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO image (contentType, bytes) VALUES (?, ?)", arguments: [kind.rawValue, Data(bytes)])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func image(_ id: Int64) async throws -> StoredImage? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM image WHERE id = ?", arguments: [id]).flatMap { row in
+                guard let kind = ImageKind(rawValue: row["contentType"]) else { return nil }
+                return StoredImage(id: row["id"], kind: kind, bytes: [UInt8](row["bytes"] as Data))
+            }
+        }
+    }
+
+    public func addNews(title: String, body: String, imageID: Int64?, at time: Date) async throws -> NewsItem {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO news (title, body, imageId, registeredAt) VALUES (?, ?, ?, ?)",
+                           arguments: [title, body, imageID, time])
+            return NewsItem(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, registeredAt: time)
+        }
+    }
+
+    public func news(limit: Int?) async throws -> [NewsItem] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM news ORDER BY registeredAt DESC, id DESC LIMIT ?", arguments: [limit ?? -1])
+                .map { NewsItem(id: $0["id"], title: $0["title"], body: $0["body"], imageID: $0["imageId"],
+                                registeredAt: $0["registeredAt"]) }
+        }
+    }
+
+    public func addEvent(title: String, body: String, imageID: Int64?, start: Date, end: Date) async throws -> ShopEvent {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO event (title, body, imageId, start, end) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [title, body, imageID, start, end])
+            return ShopEvent(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, start: start, end: end)
+        }
+    }
+
+    public func events(endingAfter now: Date) async throws -> [ShopEvent] {
+        // `end` is the midnight starting the last day; a day later the event is over.
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM event WHERE end > ? ORDER BY start, id",
+                             arguments: [now.addingTimeInterval(-86_400 * 2)])
+                .map { ShopEvent(id: $0["id"], title: $0["title"], body: $0["body"], imageID: $0["imageId"],
+                                 start: $0["start"], end: $0["end"]) }
+        }
+    }
+}
