@@ -59,6 +59,11 @@ struct HomePage {
             </header>
             <main class="home">
               <h2 class="greeting">\(escapeHTML(words.greeting.replacingOccurrences(of: "{name}", with: account.name)))</h2>
+              <section class="card" aria-labelledby="whats-new">
+                <h2 id="whats-new">\(escapeHTML(words.whatsNew))</h2>
+                \(news.isEmpty ? "<p class=\"muted\">\(escapeHTML(words.noNews))</p>" : "")
+                <ol class="news">\(news.map(newsItem).joined(separator: "\n"))</ol>
+              </section>
               \(recommendationSection(names))
               <section class="card">
                 <h2>\(escapeHTML(words.order))</h2>
@@ -71,11 +76,6 @@ struct HomePage {
                 <h3>\(escapeHTML(words.myOrders))</h3>
                 <ol class="my-orders" id="my-orders">\(orders.map { orderItem($0, names) }.joined())</ol>
                 \(orders.isEmpty ? "<p class=\"muted\" id=\"no-orders\">\(escapeHTML(words.noOrders))</p>" : "")
-              </section>
-              <section class="card" aria-labelledby="whats-new">
-                <h2 id="whats-new">\(escapeHTML(words.whatsNew))</h2>
-                \(news.isEmpty ? "<p class=\"muted\">\(escapeHTML(words.noNews))</p>" : "")
-                <ol class="news">\(news.map(newsItem).joined(separator: "\n"))</ol>
               </section>
               \(account.isStaff ? staffForms : "")
             </main>

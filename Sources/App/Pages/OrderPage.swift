@@ -99,15 +99,17 @@ struct OrderPage {
     }
 
     private var accountLinks: String {
+        let query = language == .en ? "?lang=en" : ""
+        let vending = "<a href=\"/vending\(query)\">\(escapeHTML(strings.vending))</a>"
         if let account {
             return """
+                \(vending) <a href="/home\(query)">\(escapeHTML(strings.home))</a>
                 <form method="post" action="/logout" class="inline">
                   <span class="who">\(escapeHTML(account.name))</span>
                   <button type="submit" class="link">\(escapeHTML(strings.signOut))</button>
                 </form>
                 """
         }
-        let query = language == .en ? "?lang=en" : ""
-        return "<a href=\"/login\(query)\">\(escapeHTML(strings.signIn))</a>"
+        return "\(vending) <a href=\"/login\(query)\">\(escapeHTML(strings.signIn))</a>"
     }
 }

@@ -26,6 +26,8 @@ struct Strings: Encodable {
     let name: String
     let signUpTitle: String
     let noAccount: String
+    let vending: String
+    let home: String
     let staffOnly: String
     let failed: String
     let otherLanguage: String
@@ -39,7 +41,7 @@ struct Strings: Encodable {
         username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
         wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.",
         tooManyAttempts: "로그인 시도가 너무 많아요. 잠시 후 다시 시도해 주세요.", signUp: "가입하기", name: "이름",
-        signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", staffOnly: "직원만 재고를 수정할 수 있어요.",
+        signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기", home: "홈", staffOnly: "직원만 재고를 수정할 수 있어요.",
         failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", otherLanguage: "English",
         fruitCounts: "과일 재고", juices: "쥬스 메뉴")
 
@@ -50,7 +52,7 @@ struct Strings: Encodable {
         username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
         wrongCredentials: "Wrong username or password.",
         tooManyAttempts: "Too many attempts. Please try again later.", signUp: "Sign up", name: "Name",
-        signUpTitle: "Sign up", noAccount: "No account yet?", staffOnly: "Only staff can edit the stock.",
+        signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine", home: "Home", staffOnly: "Only staff can edit the stock.",
         failed: "Something went wrong. Please try again.", otherLanguage: "한국어",
         fruitCounts: "Fruit stock", juices: "Juices")
 

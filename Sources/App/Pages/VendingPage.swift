@@ -68,7 +68,7 @@ struct VendingPage {
         let body = """
             <header class="bar">
               <h1>\(escapeHTML(words.title))</h1>
-              <nav><a href="/\(language == .en ? "?lang=en" : "")">🧃</a> \(languageSwitch(request, language, Strings.of(language)))</nav>
+              <nav><a href="/\(language == .en ? "?lang=en" : "")">\(escapeHTML(Strings.of(language).orderScreenTitle))</a> \(languageSwitch(request, language, Strings.of(language)))</nav>
             </header>
             <main class="vending">
               <section class="money">
