@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "juicemaker", targets: ["juicemaker"]),
+        // For the benchmarks package beside it (Benchmarks/).
+        .library(name: "JuiceMakerKit", targets: ["JuiceBar", "VendingMachine", "Membership", "Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -63,6 +65,7 @@ let package = Package(
                 "App",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

@@ -64,7 +64,7 @@ public func buildApplication(
     let api = router.group("api")
     JuiceBarAPI(juiceBar: juiceBar).addRoutes(to: api)
     VendingAPI(vending: vending).addRoutes(to: api)
-    LiveRoutes(live: live, juiceBar: juiceBar).addRoutes(to: api)
+    LiveRoutes(live: live, juiceBar: juiceBar, vending: vending).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
     PageRoutes(juiceBar: juiceBar, vending: vending).addRoutes(to: router)
     let memberAPI = MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar)

@@ -54,7 +54,11 @@ public struct Stock: Hashable, Codable, Sendable {
 
     /// Every fruit the recipe needs more of than there is; empty when the juice can be made.
     public func shortages(for juice: Juice) -> [Shortage] {
-        juice.recipe.compactMap { ingredient in
+        shortages(for: juice.recipe)
+    }
+
+    public func shortages(for recipe: [Ingredient]) -> [Shortage] {
+        recipe.compactMap { ingredient in
             let available = self[ingredient.fruit]
             return available < ingredient.amount
                 ? Shortage(fruit: ingredient.fruit, needed: ingredient.amount, available: available)
@@ -64,9 +68,14 @@ public struct Stock: Hashable, Codable, Sendable {
 
     /// Takes every ingredient of the juice, or nothing at all.
     public mutating func deduct(_ juice: Juice) throws(OutOfStock) {
-        let shortages = shortages(for: juice)
-        guard shortages.isEmpty else { throw OutOfStock(juice: juice.id, shortages: shortages) }
-        for ingredient in juice.recipe { self[ingredient.fruit] -= ingredient.amount }
+        try deduct(juice.recipe, for: juice.id)
+    }
+
+    /// Takes every ingredient of the recipe, or nothing at all.
+    public mutating func deduct(_ recipe: [Ingredient], for juice: JuiceID) throws(OutOfStock) {
+        let shortages = shortages(for: recipe)
+        guard shortages.isEmpty else { throw OutOfStock(juice: juice, shortages: shortages) }
+        for ingredient in recipe { self[ingredient.fruit] -= ingredient.amount }
     }
 
     /// How many more of this juice the stock can make.

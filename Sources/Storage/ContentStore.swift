@@ -18,6 +18,7 @@ public protocol ContentStore: Sendable {
     func news(limit: Int?) async throws -> [NewsItem]
 
     func addEvent(title: String, body: String, imageID: Int64?, start: Date, end: Date) async throws -> ShopEvent
+    func event(_ id: Int64) async throws -> ShopEvent?
     /// Events whose period has not ended by `now`, soonest first.
     func events(endingAfter now: Date) async throws -> [ShopEvent]
 }

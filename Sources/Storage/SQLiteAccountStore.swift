@@ -50,7 +50,7 @@ public struct SQLiteAccountStore: AccountStore {
 
     public func create(username: String, name: String, passwordHash: String, role: Role) async throws -> Account {
         let createdAt = now()
-        return try await database.pool.write { db in
+        return try await database.writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE username = ?", arguments: [username]) == nil
             else { throw AccountError.usernameTaken(username) }
             try db.execute(
@@ -80,7 +80,7 @@ public struct SQLiteAccountStore: AccountStore {
     }
 
     public func createSession(token: String, accountID: Int64, expires: Date) async throws {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE expires < ?", arguments: [Date()])
             try db.execute(sql: "INSERT INTO session (token, accountId, expires) VALUES (?, ?, ?)",
                            arguments: [token, accountID, expires])
@@ -98,13 +98,13 @@ public struct SQLiteAccountStore: AccountStore {
     }
 
     public func deleteSession(token: String) async throws {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE token = ?", arguments: [token])
         }
     }
 
     public func recordFailedSignIn(username: String, at time: Date) async throws {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM failedSignIn WHERE time < ?",
                            arguments: [time.addingTimeInterval(-SignInThrottle.window)])
             try db.execute(sql: "INSERT INTO failedSignIn (username, time) VALUES (?, ?)", arguments: [username, time])
@@ -119,13 +119,13 @@ public struct SQLiteAccountStore: AccountStore {
     }
 
     public func clearFailedSignIns(username: String) async throws {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM failedSignIn WHERE username = ?", arguments: [username])
         }
     }
 
     public func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             let shown = try Int64.fetchOne(db, sql: "SELECT shownEventId FROM session WHERE token = ?", arguments: [sessionToken])
             guard shown != eventID else { return true }
             try db.execute(sql: "UPDATE session SET shownEventId = ? WHERE token = ?", arguments: [eventID, sessionToken])
@@ -134,7 +134,7 @@ public struct SQLiteAccountStore: AccountStore {
     }
 
     public func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO eventDismissal (eventId, accountId, until) VALUES (?, ?, ?)",
                            arguments: [eventID, accountID, until])
         }

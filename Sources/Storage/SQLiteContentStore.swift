@@ -39,7 +39,7 @@ public struct SQLiteContentStore: ContentStore {
     }
 
     public func addImage(_ bytes: [UInt8], kind: ImageKind) async throws -> Int64 {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO image (contentType, bytes) VALUES (?, ?)", arguments: [kind.rawValue, Data(bytes)])
             return db.lastInsertedRowID
         }
@@ -55,7 +55,7 @@ public struct SQLiteContentStore: ContentStore {
     }
 
     public func addNews(title: String, body: String, imageID: Int64?, at time: Date) async throws -> NewsItem {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO news (title, body, imageId, registeredAt) VALUES (?, ?, ?, ?)",
                            arguments: [title, body, imageID, time])
             return NewsItem(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, registeredAt: time)
@@ -71,10 +71,16 @@ public struct SQLiteContentStore: ContentStore {
     }
 
     public func addEvent(title: String, body: String, imageID: Int64?, start: Date, end: Date) async throws -> ShopEvent {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO event (title, body, imageId, start, end) VALUES (?, ?, ?, ?, ?)",
                            arguments: [title, body, imageID, start, end])
             return ShopEvent(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, start: start, end: end)
+        }
+    }
+
+    public func event(_ id: Int64) async throws -> ShopEvent? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM event WHERE id = ?", arguments: [id]).map(Self.event)
         }
     }
 
@@ -83,8 +89,12 @@ public struct SQLiteContentStore: ContentStore {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM event WHERE end > ? ORDER BY start, id",
                              arguments: [now.addingTimeInterval(-86_400 * 2)])
-                .map { ShopEvent(id: $0["id"], title: $0["title"], body: $0["body"], imageID: $0["imageId"],
-                                 start: $0["start"], end: $0["end"]) }
+                .map(Self.event)
         }
+    }
+
+    private static func event(_ row: Row) -> ShopEvent {
+        ShopEvent(id: row["id"], title: row["title"], body: row["body"], imageID: row["imageId"],
+                  start: row["start"], end: row["end"])
     }
 }

@@ -23,19 +23,25 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 
     public func order(_ juiceID: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt {
         let time = now()
-        return try await database.pool.write { db in
-            let juice = try Self.fetchMenu(db).requireJuice(juiceID)
+        return try await database.writer.write { db in
+            // The hot path: only the juice's recipe and the counts, through prepared statements.
+            let recipe = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT fruitId, amount FROM recipeIngredient WHERE juiceId = ? ORDER BY position"),
+                arguments: [juiceID.rawValue]
+            ).map { Ingredient(fruit: FruitID($0[0]), amount: $0[1]) }
+            // Every juice has at least one ingredient, so no recipe means no such juice.
+            guard !recipe.isEmpty else { throw JuiceBarError.unknownJuice(juiceID.rawValue) }
             var stock = try Self.fetchStock(db)
-            try stock.deduct(juice)
-            try db.execute(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)",
-                           arguments: [juice.id.rawValue, time, actor, member])
+            try stock.deduct(recipe, for: juiceID)
+            try db.cachedStatement(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [juiceID.rawValue, time, actor, member])
             let orderID = db.lastInsertedRowID
-            for ingredient in juice.recipe {
+            for ingredient in recipe {
                 try Self.write(count: stock[ingredient.fruit], of: ingredient.fruit, in: db)
                 try Self.record(fruit: ingredient.fruit, delta: -ingredient.amount, countAfter: stock[ingredient.fruit],
-                                cause: .order, juice: juice.id, orderID: orderID, actor: actor, time: time, in: db)
+                                cause: .order, juice: juiceID, orderID: orderID, actor: actor, time: time, in: db)
             }
-            let order = Order(id: orderID, juice: juice.id, time: time, actor: actor)
+            let order = Order(id: orderID, juice: juiceID, time: time, actor: actor)
             return OrderReceipt(order: order, stock: StockSnapshot(stock: stock, version: db.lastInsertedRowID))
         }
     }
@@ -57,7 +63,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
         try StockLimits.validate(count: count)
         let time = now()
-        return try await database.pool.write { db in
+        return try await database.writer.write { db in
             var menu = try Self.fetchMenu(db)
             try menu.validateNew(fruit)
             try Self.insert(fruit, count: count, in: db)
@@ -69,7 +75,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 
     public func addJuice(_ juice: Juice) async throws -> Menu {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             var menu = try Self.fetchMenu(db)
             try menu.validateNew(juice)
             try Self.insert(juice, in: db)
@@ -106,7 +112,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         newCount: @escaping @Sendable (Int) throws -> Int
     ) async throws -> StockSnapshot {
         let time = now()
-        return try await database.pool.write { db in
+        return try await database.writer.write { db in
             _ = try Self.fetchMenu(db).requireFruit(fruit)
             var stock = try Self.fetchStock(db)
             let before = stock[fruit]
@@ -140,7 +146,7 @@ extension SQLiteJuiceBarStore {
 
     static func fetchStock(_ db: Database) throws -> Stock {
         var stock = Stock()
-        for row in try Row.fetchAll(db, sql: "SELECT id, count FROM fruit") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, count FROM fruit")) {
             stock[FruitID(row["id"])] = row["count"]
         }
         return stock
@@ -152,7 +158,7 @@ extension SQLiteJuiceBarStore {
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {
-        try db.execute(sql: "UPDATE fruit SET count = ? WHERE id = ?", arguments: [count, fruit.rawValue])
+        try db.cachedStatement(sql: "UPDATE fruit SET count = ? WHERE id = ?").execute(arguments: [count, fruit.rawValue])
     }
 
     static func insert(_ fruit: Fruit, count: Int, in db: Database) throws {
@@ -179,11 +185,9 @@ extension SQLiteJuiceBarStore {
         fruit: FruitID, delta: Int, countAfter: Int, cause: StockChangeCause, juice: JuiceID?, orderID: Int64?,
         actor: String, time: Date, in db: Database
     ) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [time, fruit.rawValue, delta, countAfter, cause.rawValue, juice?.rawValue, orderID, actor])
+        try db.cachedStatement(sql: """
+            INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [time, fruit.rawValue, delta, countAfter, cause.rawValue, juice?.rawValue, orderID, actor])
     }
 }

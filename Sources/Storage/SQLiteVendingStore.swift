@@ -17,7 +17,8 @@ public struct SQLiteVendingStore: VendingStore {
                 CREATE TABLE vendingProduct (
                     id TEXT PRIMARY KEY,
                     position INTEGER NOT NULL,
-                    definition TEXT NOT NULL
+                    definition TEXT NOT NULL,
+                    unsold INTEGER NOT NULL DEFAULT 0 CHECK (unsold >= 0)
                 );
                 CREATE TABLE vendingSale (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -34,7 +35,8 @@ public struct SQLiteVendingStore: VendingStore {
                     expires DATETIME NOT NULL,
                     saleId INTEGER REFERENCES vendingSale(id)
                 );
-                CREATE INDEX vendingItem_unsold ON vendingItem(productId, manufactured) WHERE saleId IS NULL;
+                CREATE INDEX vendingItem_unsold ON vendingItem(productId, manufactured, id) WHERE saleId IS NULL;
+                CREATE INDEX vendingItem_unsoldExpiry ON vendingItem(expires) WHERE saleId IS NULL;
                 CREATE TABLE vendingMoney (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     balance INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 50000),
@@ -68,7 +70,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             var money = try Self.fetchMoney(db)
             try money.insert(amount)
             try Self.save(money, movement: ("insert", amount), actor: actor, time: now, in: db)
@@ -77,18 +79,25 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func purchase(_ productID: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             let product = try Self.requireProduct(productID, in: db)
-            let items = try Row.fetchAll(
-                db, sql: "SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL", arguments: [productID]
+            let unsold = try Int.fetchOne(db, sql: "SELECT unsold FROM vendingProduct WHERE id = ?", arguments: [productID]) ?? 0
+            let oldestFresh = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL AND expires > ?
+                    ORDER BY manufactured, id LIMIT 1
+                    """,
+                arguments: [productID, now]
             ).map(Self.item)
             var money = try Self.fetchMoney(db)
-            let item = try PurchaseRule.choose(product, from: items, balance: money.balance, at: now)
+            let item = try PurchaseRule.check(product, unsold: unsold, oldestFresh: oldestFresh, balance: money.balance)
             try money.spend(product.price)
             try db.execute(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)",
                            arguments: [productID, product.price, now, item.id, actor])
             let sale = Sale(id: db.lastInsertedRowID, product: productID, price: product.price, time: now, itemID: item.id)
             try db.execute(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?", arguments: [sale.id, item.id])
+            try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold - 1 WHERE id = ?", arguments: [productID])
             try Self.save(money, movement: ("spend", product.price), actor: actor, time: now, in: db)
             return PurchaseReceipt(sale: sale, item: item, description: product.describe(item),
                                    state: try Self.fetchState(db, at: now))
@@ -96,7 +105,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {
-        try await database.pool.write { db in
+        try await database.writer.write { db in
             var money = try Self.fetchMoney(db)
             let change = money.returnChange()
             if change.returned > 0 {
@@ -108,7 +117,7 @@ public struct SQLiteVendingStore: VendingStore {
 
     public func restock(_ productID: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
         try Restock.validate(count: count)
-        return try await database.pool.write { db in
+        return try await database.writer.write { db in
             let product = try Self.requireProduct(productID, in: db)
             try Self.addItems(of: product, count: count, manufactured: manufactured, in: db)
             try db.execute(sql: "UPDATE vendingMoney SET version = version + 1")
@@ -148,12 +157,6 @@ extension SQLiteVendingStore {
         String(decoding: try JSONEncoder().encode(product), as: UTF8.self)
     }
 
-    static func fetchProducts(_ db: Database) throws -> [Product] {
-        try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position").map {
-            try JSONDecoder().decode(Product.self, from: Data($0.utf8))
-        }
-    }
-
     static func requireProduct(_ id: ProductID, in db: Database) throws -> Product {
         guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM vendingProduct WHERE id = ?", arguments: [id])
         else { throw VendingError.unknownProduct(id) }
@@ -174,27 +177,34 @@ extension SQLiteVendingStore {
             arguments: [time, movement.kind, movement.amount, money.balance, actor])
     }
 
+    /// The machine now. Cheap on purpose, since every write returns it: unsold counts are kept
+    /// per product, and only expired items (few) are counted, through their own index.
     static func fetchState(_ db: Database, at now: Date) throws -> VendingState {
-        var counts: [ProductID: (stock: Int, expired: Int)] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT productId, SUM(expires > ?) AS stock, SUM(expires <= ?) AS expired
-            FROM vendingItem WHERE saleId IS NULL GROUP BY productId
-            """, arguments: [now, now]) {
-            counts[row["productId"]] = (row["stock"], row["expired"])
+        // Counted here rather than with GROUP BY, which would lead SQLite to scan every unsold item.
+        var expired: [ProductID: Int] = [:]
+        for product in try String.fetchAll(
+            db.cachedStatement(sql: "SELECT productId FROM vendingItem WHERE saleId IS NULL AND expires <= ?"),
+            arguments: [now]) {
+            expired[product, default: 0] += 1
         }
-        let products = try fetchProducts(db).map { product in
-            ProductStock(product: product, stock: counts[product.id]?.stock ?? 0, expired: counts[product.id]?.expired ?? 0)
+        let products = try Row.fetchAll(db, sql: "SELECT definition, unsold FROM vendingProduct ORDER BY position").map { row in
+            let product = try JSONDecoder().decode(Product.self, from: Data((row["definition"] as String).utf8))
+            let expiredCount = expired[product.id] ?? 0
+            return ProductStock(product: product, stock: row["unsold"] - expiredCount, expired: expiredCount)
         }
         let version = try Int64.fetchOne(db, sql: "SELECT version FROM vendingMoney WHERE id = 1") ?? 0
-        return VendingState(products: products, money: try fetchMoney(db), version: version)
+        let nextExpiry = try Date.fetchOne(
+            db, sql: "SELECT MIN(expires) FROM vendingItem WHERE saleId IS NULL AND expires > ?", arguments: [now])
+        return VendingState(products: products, money: try fetchMoney(db), version: version, nextExpiry: nextExpiry)
     }
 
     static func addItems(of product: Product, count: Int, manufactured: Date, in db: Database) throws {
         let expires = product.expiry(ofItemMadeOn: manufactured)
+        let insert = try db.cachedStatement(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)")
         for _ in 0..<count {
-            try db.execute(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)",
-                           arguments: [product.id, manufactured, expires])
+            try insert.execute(arguments: [product.id, manufactured, expires])
         }
+        try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold + ? WHERE id = ?", arguments: [count, product.id])
     }
 
     static func item(_ row: Row) -> Item {

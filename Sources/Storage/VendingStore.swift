@@ -15,6 +15,10 @@ public struct VendingState: Hashable, Codable, Sendable {
     public var products: [ProductStock]
     public var money: MoneyTotals
     public var version: Int64
+    /// When the next item in the machine expires: until then this state stays true without a write.
+    public var nextExpiry: Date?
+
+    public func isCurrent(at now: Date) -> Bool { nextExpiry.map { now < $0 } ?? true }
 }
 
 /// A sale and the machine it left.

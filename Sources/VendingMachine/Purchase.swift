@@ -1,14 +1,16 @@
 import Foundation
 
-/// The rule for choosing what a purchase takes: the oldest unexpired item of the product,
-/// and only if the balance pays for it. Refusals name their reason and change nothing.
+/// The rule for a purchase: it takes the oldest unexpired item of the product (the one the
+/// machine finds first), and only if the balance pays for it. Refusals name their reason.
 public enum PurchaseRule {
-    public static func choose(_ product: Product, from items: [Item], balance: Int, at now: Date) throws(VendingError) -> Item {
-        guard !items.isEmpty else { throw .soldOut(product.id) }
-        guard let oldest = items.filter({ !$0.isExpired(at: now) }).min(by: { ($0.manufactured, $0.id) < ($1.manufactured, $1.id) })
-        else { throw .expired(product.id) }
+    /// - Parameters:
+    ///   - unsold: how many items of the product are in the machine, fresh or expired;
+    ///   - oldestFresh: the oldest item that has not expired, if any.
+    public static func check(_ product: Product, unsold: Int, oldestFresh: Item?, balance: Int) throws(VendingError) -> Item {
+        guard unsold > 0 else { throw .soldOut(product.id) }
+        guard let oldestFresh else { throw .expired(product.id) }
         guard product.price <= balance else { throw .insufficientBalance(price: product.price, balance: balance) }
-        return oldest
+        return oldestFresh
     }
 }
 

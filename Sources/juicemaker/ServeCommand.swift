@@ -1,6 +1,7 @@
 import ArgumentParser
 import App
 import Foundation
+import Logging
 import Hummingbird
 import Metrics
 import Prometheus
@@ -13,14 +14,19 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var shop: ShopOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "The least important log level written: trace, debug, info (one line per request), notice, warning, error.")
+    var logLevel: Logger.Level = .info
 
     func run() async throws {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let app = try await buildApplication(
             ServerConfiguration(host: host, port: port, databasePath: shop.databasePath,
-                                adminPassword: ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"]),
+                                adminPassword: ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"],
+                                logLevel: logLevel),
             prometheus: registry)
         try await app.runService()
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -45,25 +45,17 @@ import JuiceBar
 
 @Suite struct PurchaseRuleTests {
     let cola = Catalog.products[3]
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let fresh = Item(id: 7, product: "cola", manufactured: Date(timeIntervalSince1970: 0), expires: .distantFuture)
 
-    func item(_ id: Int64, madeDaysAgo days: Double) -> Item {
-        let made = now.addingTimeInterval(-days * 86_400)
-        return Item(id: id, product: cola.id, manufactured: made, expires: cola.expiry(ofItemMadeOn: made))
-    }
-
-    @Test func takesTheOldestUnexpiredItem() throws {
-        let items = [item(1, madeDaysAgo: 2), item(2, madeDaysAgo: 400), item(3, madeDaysAgo: 30)]
-        #expect(try PurchaseRule.choose(cola, from: items, balance: 5_000, at: now).id == 3)
+    @Test func takesTheOldestFreshItemWhenTheBalancePays() throws {
+        #expect(try PurchaseRule.check(cola, unsold: 3, oldestFresh: fresh, balance: 2_000) == fresh)
     }
 
     @Test func refusesWithTheReason() {
-        #expect(throws: VendingError.soldOut("cola")) { try PurchaseRule.choose(cola, from: [], balance: 5_000, at: now) }
-        #expect(throws: VendingError.expired("cola")) {
-            try PurchaseRule.choose(cola, from: [item(1, madeDaysAgo: 400)], balance: 5_000, at: now)
-        }
+        #expect(throws: VendingError.soldOut("cola")) { try PurchaseRule.check(cola, unsold: 0, oldestFresh: nil, balance: 5_000) }
+        #expect(throws: VendingError.expired("cola")) { try PurchaseRule.check(cola, unsold: 2, oldestFresh: nil, balance: 5_000) }
         #expect(throws: VendingError.insufficientBalance(price: 2_000, balance: 1_000)) {
-            try PurchaseRule.choose(cola, from: [item(1, madeDaysAgo: 1)], balance: 1_000, at: now)
+            try PurchaseRule.check(cola, unsold: 1, oldestFresh: fresh, balance: 1_000)
         }
     }
 }

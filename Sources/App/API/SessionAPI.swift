@@ -54,7 +54,7 @@ struct SessionRoutes {
         pages.get("login") { request, _ in
             let language = Language.preferred(by: request)
             return LoginPage(language: language, strings: .of(language),
-                             next: request.uri.queryParameters["next"].map { LoginPage.safeNext(String($0)) } ?? "",
+                             next: request.uri.queryParameters["next"].flatMap { LoginPage.safeNext(String($0)) } ?? "",
                              message: nil, username: "", request: request).render()
         }
         pages.post("login") { request, _ in
@@ -75,7 +75,8 @@ struct SessionRoutes {
             } catch let error as APIError where error.status == .unauthorized {
                 return refused(strings.wrongCredentials, .unauthorized)
             }
-            let next = form.next.flatMap { $0.isEmpty ? nil : LoginPage.safeNext($0) } ?? (account.isStaff ? "/" : "/home")
+            let landing = account.isStaff ? "/" : "/home"
+            let next = form.next.flatMap(LoginPage.safeNext) ?? landing
             var response = Response.redirect(to: next, type: .found)
             response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
             return response

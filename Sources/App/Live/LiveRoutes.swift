@@ -5,17 +5,19 @@ import ServiceLifecycle
 struct LiveRoutes {
     let live: LiveUpdates
     let juiceBar: JuiceBarService
+    let vending: VendingService
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
         api.get("live") { _, _ in
-            // Subscribe before reading the current state, so no change can fall between the two.
+            // Subscribe before reading the current state, so no change can fall between the two:
+            // a page that rendered a moment ago still catches up with what changed since.
             let events = live.subscribe()
-            let first = juiceBar.currentStockEvent
+            let current = juiceBar.currentStockEvent.serverSentEvent + (try await vending.currentEvent()).serverSentEvent
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
                 body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + first.serverSentEvent))
+                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + current))
                     for await event in events.cancelOnGracefulShutdown() {
                         try await writer.write(ByteBuffer(string: event.serverSentEvent))
                     }

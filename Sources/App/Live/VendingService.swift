@@ -3,14 +3,14 @@ import Storage
 import Synchronization
 import VendingMachine
 
-/// The vending machine as the server sees it: operations go to the store, and every change is
+/// The vending machine as the server sees it: operations go to the store; reads come from the
+/// state the last commit left, held in memory until an item's date passes; every change is
 /// announced on the live broadcaster as the machine's whole state.
 public final class VendingService: Sendable {
     private let store: any VendingStore
     private let live: LiveUpdates
     private let now: @Sendable () -> Date
-    /// The newest version announced, so that a slower answer never announces an older machine.
-    private let announcedVersion = Mutex<Int64>(-1)
+    private let snapshot = Mutex<VendingState?>(nil)
 
     public init(store: any VendingStore, live: LiveUpdates, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
@@ -18,27 +18,31 @@ public final class VendingService: Sendable {
         self.now = now
     }
 
-    public func state() async throws -> VendingState { try await store.state(at: now()) }
+    /// The machine now: from memory, unless an item has expired since it was taken.
+    public func state() async throws -> VendingState {
+        if let held = snapshot.withLock({ $0 }), held.isCurrent(at: now()) { return held }
+        return try await adopt(store.state(at: now()))
+    }
 
     public func insert(_ amount: Int, actor: String) async throws -> VendingState {
-        try await announced(store.insert(amount, actor: actor, at: now()))
+        adopt(try await store.insert(amount, actor: actor, at: now()))
     }
 
     public func purchase(_ product: ProductID, actor: String) async throws -> PurchaseReceipt {
         let receipt = try await store.purchase(product, actor: actor, at: now())
-        _ = try await announced(receipt.state)
+        adopt(receipt.state)
         return receipt
     }
 
     public func returnChange(actor: String) async throws -> ChangeReceipt {
         let receipt = try await store.returnChange(actor: actor, at: now())
-        _ = try await announced(receipt.state)
+        adopt(receipt.state)
         return receipt
     }
 
     public func restock(_ product: ProductID, count: Int, manufactured: Date?, actor: String) async throws -> VendingState {
         let time = now()
-        return try await announced(store.restock(product, count: count, manufactured: manufactured ?? time, actor: actor, at: time))
+        return adopt(try await store.restock(product, count: count, manufactured: manufactured ?? time, actor: actor, at: time))
     }
 
     public func history(limit: Int?) async throws -> [Sale] { try await store.history(limit: limit) }
@@ -51,24 +55,29 @@ public final class VendingService: Sendable {
         return state.products.filter { $0.stock > 0 && $0.product.price <= state.money.balance }
     }
 
-    /// Announces the machine after a write this process did not make (the CLI's).
+    /// Takes the machine again from the store: after a write this process did not make (the CLI's).
     public func refresh() async throws {
-        _ = try await announced(state())
+        adopt(try await store.state(at: now()))
     }
 
-    private func announced(_ state: VendingState) async throws -> VendingState {
-        let isNewer = announcedVersion.withLock { version in
-            guard state.version > version else { return false }
-            version = state.version
-            return true
+    /// Holds a state unless a newer one is held already (answers can come back out of commit
+    /// order), and announces it when it differs from what screens last saw.
+    @discardableResult
+    private func adopt(_ state: VendingState) -> VendingState {
+        let changed = snapshot.withLock { current -> Bool in
+            if let current, current.version > state.version { return false }
+            defer { current = state }
+            return current.map { $0.version != state.version || $0.products != state.products } ?? true
         }
-        if isNewer { live.publish(try await event(state)) }
+        if changed { live.publish(Self.event(state)) }
         return state
     }
 
-    /// The `vending` event: the machine's whole state and its sales, for screens to redraw from.
-    func event(_ state: VendingState) async throws -> LiveEvent {
-        LiveEvent(name: "vending", payload: VendingBody(state, sales: try await store.sales()))
+    /// The event a new listener starts from: the machine as it is now.
+    func currentEvent() async throws -> LiveEvent { Self.event(try await state()) }
+
+    private static func event(_ state: VendingState) -> LiveEvent {
+        LiveEvent(name: "vending", payload: VendingBody(state))
     }
 }
 
@@ -77,7 +86,7 @@ struct VendingBody: Encodable {
     struct ProductBody: Encodable {
         let id: ProductID
         let name: String
-        let names: JuiceBarName
+        let names: [String: String]
         let kind: String
         let brand: String
         let volume: Int
@@ -87,19 +96,15 @@ struct VendingBody: Encodable {
         let hot: Bool
         let description: String
     }
-    typealias JuiceBarName = [String: String]
-
     let balance: Int
     let products: [ProductBody]
     let totals: MoneyTotals
-    let sales: [ProductSales]?
     let version: Int64
 
-    init(_ state: VendingState, sales: [ProductSales]? = nil) {
+    init(_ state: VendingState) {
         balance = state.money.balance
         products = state.products.map(Self.product)
         totals = state.money
-        self.sales = sales
         version = state.version
     }
 

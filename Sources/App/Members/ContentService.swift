@@ -44,6 +44,8 @@ public struct ContentService: Sendable {
         return try await store.addEvent(title: title, body: body, imageID: imageID, start: first, end: last)
     }
 
+    func event(_ id: Int64) async throws -> ShopEvent? { try await store.event(id) }
+
     /// The event running now, whether or not anyone has seen it.
     public func currentEvent() async throws -> ShopEvent? {
         let now = now()

@@ -31,6 +31,7 @@ struct MemberAPI {
         let end: String
     }
 
+    /// Encodes a missing image as `"imageURL": null`, so clients always find the field.
     struct NewsBody: Encodable {
         let id: Int64
         let title: String
@@ -43,6 +44,17 @@ struct MemberAPI {
             body = item.body
             imageURL = item.imageID.map(imagePath)
             registeredAt = item.registeredAt
+        }
+
+        enum CodingKeys: CodingKey { case id, title, body, imageURL, registeredAt }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(body, forKey: .body)
+            try container.encode(imageURL, forKey: .imageURL)
+            try container.encode(registeredAt, forKey: .registeredAt)
         }
     }
 
@@ -60,6 +72,18 @@ struct MemberAPI {
             imageURL = event.imageID.map(imagePath)
             start = event.start
             end = event.end
+        }
+
+        enum CodingKeys: CodingKey { case id, title, body, imageURL, start, end }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(body, forKey: .body)
+            try container.encode(imageURL, forKey: .imageURL)
+            try container.encode(start, forKey: .start)
+            try container.encode(end, forKey: .end)
         }
     }
 
@@ -106,7 +130,9 @@ struct MemberAPI {
         }
         api.post("events/:id/hide-today") { _, context in
             guard let account = context.account else { throw APIError.unauthorized }
-            guard let id = context.parameters.get("id", as: Int64.self) else { throw APIError.notFound("no such event") }
+            guard let id = context.parameters.get("id", as: Int64.self), try await content.event(id) != nil else {
+                throw APIError.notFound("no such event")
+            }
             try await content.hideForToday(id, account: account)
             return Response(status: .noContent)
         }
@@ -116,7 +142,7 @@ struct MemberAPI {
             }
             // An image never changes once stored, so its id is a strong validator.
             let etag = "\"image-\(image.id)\""
-            if request.headers[.ifNoneMatch] == etag {
+            if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: etag) {
                 return Response(status: .notModified, headers: [.eTag: etag])
             }
             return Response(
@@ -124,6 +150,14 @@ struct MemberAPI {
                 headers: [.contentType: image.kind.rawValue, .eTag: etag,
                           .cacheControl: "public, max-age=31536000, immutable", .init("X-Content-Type-Options")!: "nosniff"],
                 body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        }
+    }
+
+    /// `If-None-Match`: `*`, or a list of tags compared weakly (RFC 9110 §13.1.2).
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }
 

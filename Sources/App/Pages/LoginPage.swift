@@ -36,9 +36,9 @@ struct LoginPage {
         return response
     }
 
-    /// Only a path on this site may follow a sign-in, never another site.
-    static func safeNext(_ candidate: String) -> String {
-        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\") else { return "/" }
+    /// Only a path on this site may follow a sign-in, never another site; nil for anything else.
+    static func safeNext(_ candidate: String) -> String? {
+        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\") else { return nil }
         return candidate
     }
 }

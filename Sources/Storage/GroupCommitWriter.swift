@@ -1,0 +1,97 @@
+import Foundation
+internal import GRDB
+import Synchronization
+
+/// The one writer of a SQLite file. Every write waiting at a moment goes into one transaction,
+/// each in a savepoint of its own, so a write that fails (a shortage, a refused purchase) rolls
+/// back alone and its neighbours still commit. Everyone is answered only after the commit, which
+/// with `synchronous=FULL` means after the data is on disk: one fsync pays for the whole group.
+final class GroupCommitWriter: Sendable {
+    /// A write waiting for its turn.
+    private struct Job: Sendable {
+        /// Runs the write in its savepoint and returns how to answer once the commit is known.
+        let attempt: @Sendable (Database) -> Answer
+        /// Answers with an error: the transaction as a whole failed.
+        let fail: @Sendable (any Error) -> Void
+    }
+
+    private struct Answer: Sendable {
+        let resume: @Sendable () -> Void
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var isDraining = false
+    }
+
+    private let pool: DatabasePool
+    private let queue = Mutex(Queue())
+    /// The most writes one transaction takes, so that one group never holds the lock for long.
+    static let maximumGroup = 512
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    /// Runs `body` as part of the next group commit and returns its result once committed.
+    /// A throwing `body` changes nothing and its error is returned once the group is done.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let job = Job(
+                attempt: { db in
+                    do {
+                        nonisolated(unsafe) var value: T?
+                        try db.inSavepoint {
+                            value = try body(db)
+                            return .commit
+                        }
+                        let result = value!
+                        return Answer { continuation.resume(returning: result) }
+                    } catch {
+                        return Answer { continuation.resume(throwing: error) }
+                    }
+                },
+                fail: { continuation.resume(throwing: $0) })
+            let startDraining = queue.withLock { queue in
+                queue.jobs.append(job)
+                defer { queue.isDraining = true }
+                return !queue.isDraining
+            }
+            if startDraining {
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    /// Commits groups until no write is waiting.
+    private func drain() async {
+        while let group = nextGroup() {
+            do {
+                let answers = try await pool.writeWithoutTransaction { db in
+                    var answers: [Answer] = []
+                    answers.reserveCapacity(group.count)
+                    try db.inTransaction(.immediate) {
+                        answers = group.map { $0.attempt(db) }
+                        return .commit
+                    }
+                    return answers
+                }
+                for answer in answers { answer.resume() }
+            } catch {
+                for job in group { job.fail(error) }
+            }
+        }
+    }
+
+    private func nextGroup() -> [Job]? {
+        queue.withLock { queue in
+            guard !queue.jobs.isEmpty else {
+                queue.isDraining = false
+                return nil
+            }
+            let group = Array(queue.jobs.prefix(Self.maximumGroup))
+            queue.jobs.removeFirst(group.count)
+            return group
+        }
+    }
+}
