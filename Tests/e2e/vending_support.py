@@ -1,0 +1,169 @@
+"""Shared helpers for the vending machine's end-to-end tests (API, load and screen).
+
+A new machine holds five of each of nine products, has a balance of 0 won, and takes 100, 500, 1,000,
+5,000 and 10,000 won up to a balance of 50,000 won.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+import requests
+
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME
+
+PRODUCTS = ["strawberryMilk", "chocolateMilk", "bananaMilk", "cola", "cider", "fanta", "top", "cantata", "georgia"]
+KINDS = {
+    "strawberryMilk": "milk", "chocolateMilk": "milk", "bananaMilk": "milk",
+    "cola": "soda", "cider": "soda", "fanta": "soda",
+    "top": "coffee", "cantata": "coffee", "georgia": "coffee",
+}
+HOT_ON_A_NEW_MACHINE = {"cantata", "georgia"}
+START_STOCK = 5
+DENOMINATIONS = [10_000, 5_000, 1_000, 500, 100]
+BALANCE_CAP = 50_000
+MAX_RESTOCK = 1_000
+
+
+def fewest_units(amount: int) -> dict[str, int]:
+    """The fewest bills and coins that make `amount`, keyed by the denomination as a string."""
+    units = {}
+    for unit in DENOMINATIONS:
+        if amount >= unit:
+            units[str(unit)] = amount // unit
+            amount %= unit
+    assert amount == 0, "amount is not a multiple of 100"
+    return units
+
+
+def days_ago(days: int) -> str:
+    return (dt.date.today() - dt.timedelta(days=days)).isoformat()
+
+
+class VendingApi:
+    """A requests session bound to one server. Every answer is checked not to be a 5xx."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.http = requests.Session()
+
+    def request(self, method: str, path: str, **options) -> requests.Response:
+        options.setdefault("timeout", 10)
+        response = self.http.request(method, self.base_url + path, **options)
+        assert response.status_code < 500, (
+            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
+        return response
+
+    def get(self, path, **options):
+        return self.request("GET", path, **options)
+
+    def post(self, path, **options):
+        return self.request("POST", path, **options)
+
+    def sign_in(self, username=ADMIN_USERNAME, password=ADMIN_PASSWORD) -> requests.Response:
+        return self.post("/api/session", json={"username": username, "password": password})
+
+    # --- the machine -------------------------------------------------------------------------
+
+    def machine(self) -> dict:
+        """GET /api/vending, which must answer 200 with a JSON object."""
+        response = self.get("/api/vending")
+        assert response.status_code == 200, f"GET /api/vending answered {response.status_code}: {response.text[:500]}"
+        body = response.json()
+        assert isinstance(body, dict), f"GET /api/vending is not an object: {body!r}"
+        return body
+
+    def products(self) -> dict[str, dict]:
+        return {product["id"]: product for product in self.machine()["products"]}
+
+    def prices(self) -> dict[str, int]:
+        return {id: product["price"] for id, product in self.products().items()}
+
+    def stock(self) -> dict[str, int]:
+        return {id: product["stock"] for id, product in self.products().items()}
+
+    def balance(self) -> int:
+        return self.machine()["balance"]
+
+    def totals(self) -> dict:
+        return self.machine()["totals"]
+
+    def list_at(self, path: str) -> list:
+        response = self.get(path)
+        assert response.status_code == 200, f"GET {path} answered {response.status_code}: {response.text[:500]}"
+        body = response.json()
+        assert isinstance(body, list), f"GET {path} is not a JSON list: {str(body)[:500]}"
+        return body
+
+    def history(self) -> list:
+        return self.list_at("/api/vending/history")
+
+    def sales(self) -> list:
+        return self.list_at("/api/vending/sales")
+
+    def purchasable(self) -> list:
+        return self.list_at("/api/vending/purchasable")
+
+    def expired(self) -> list:
+        return self.list_at("/api/vending/expired")
+
+    def hot(self) -> list:
+        return self.list_at("/api/vending/hot")
+
+    # --- operations (the raw response; the caller checks it) ----------------------------------
+
+    def insert(self, amount) -> requests.Response:
+        return self.post("/api/vending/money", json={"amount": amount})
+
+    def buy(self, product) -> requests.Response:
+        return self.post("/api/vending/purchases", json={"product": product})
+
+    def change(self) -> requests.Response:
+        return self.post("/api/vending/change")
+
+    def restock(self, product, count, manufactured: str | None = None) -> requests.Response:
+        body = {"product": product, "count": count}
+        if manufactured is not None:
+            body["manufactured"] = manufactured
+        return self.post("/api/vending/stock", json=body)
+
+    # --- operations that must succeed --------------------------------------------------------
+
+    def insert_ok(self, *amounts: int) -> dict:
+        body = None
+        for amount in amounts:
+            response = self.insert(amount)
+            assert response.status_code == 200, f"inserting {amount} answered {response.status_code}: {response.text[:500]}"
+            body = response.json()
+        return body
+
+    def buy_ok(self, product: str) -> dict:
+        response = self.buy(product)
+        assert response.status_code == 201, f"buying {product} answered {response.status_code}: {response.text[:500]}"
+        return response.json()
+
+    def restock_ok(self, product: str, count: int, manufactured: str | None = None) -> dict:
+        response = self.restock(product, count, manufactured)
+        assert response.status_code == 200, (
+            f"restocking {count} {product} answered {response.status_code}: {response.text[:500]}")
+        return response.json()
+
+
+def signed_in(base_url: str) -> VendingApi:
+    staff = VendingApi(base_url)
+    response = staff.sign_in()
+    assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
+    return staff
+
+
+def assert_error(response: requests.Response, *statuses: int, code: str | None = None) -> dict:
+    """The response is one of `statuses` and a JSON body with string "error" (== code when given) and "message"."""
+    assert response.status_code in statuses, (
+        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
+    content_type = response.headers.get("Content-Type", "")
+    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
+    body = response.json()
+    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
+    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
+    if code is not None:
+        assert body["error"] == code, f"expected error {code!r}, got {body['error']!r}: {body}"
+    return body
