@@ -52,10 +52,12 @@ public func buildApplication(
                                  calendar: ShopCalendar(timeZone: configuration.timeZone), now: configuration.clock)
 
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
-    let router = Router(context: ShopRequestContext.self)
+    let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let routeTable = RouteTable()
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: MethodNotAllowedMiddleware(table: routeTable))
     router.add(middleware: CrossSiteMiddleware())
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
@@ -71,6 +73,8 @@ public func buildApplication(
     memberAPI.addRoutes(api: api, router: router)
     MemberPages(accounts: accounts, content: content, juiceBar: juiceBar, memberAPI: memberAPI).addRoutes(to: router)
     SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
+
+    routeTable.load(router)
 
     let watcher = OutsideWriteWatcher(
         watcher: try database.makeChangeWatcher(), parts: [juiceBar, vending], logger: logger)

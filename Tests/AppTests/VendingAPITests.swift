@@ -37,7 +37,7 @@ import Testing
             #expect(try poor.decode(ErrorBody.self).error == "insufficient_balance")
             #expect(try await client.json(.post, "/api/vending/money", #"{"amount":2000}"#).status == .unprocessableContent)
             #expect(try await client.json(.post, "/api/vending/money", #"{"amount":"1000"}"#).status == .badRequest)
-            #expect(try await client.json(.post, "/api/vending/purchases", #"{"product":"water"}"#).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/api/vending/purchases", #"{"product":"water"}"#).status == .notFound)
             #expect(try await client.json(.get, "/api/vending").decode(Machine.self).totals.inserted == 0)
         }
     }

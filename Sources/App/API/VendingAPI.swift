@@ -78,11 +78,14 @@ struct VendingAPI {
     }
 }
 
-/// `?limit=N`, a whole number of at least 1, when given.
+/// The most rows one list answer gives.
+let maximumLimit = 10_000
+
+/// `?limit=N`, a whole number from 1 to `maximumLimit`, when given.
 func limit(_ request: Request) throws -> Int? {
     guard let text = request.uri.queryParameters["limit"] else { return nil }
-    guard let limit = Int(String(text)), limit >= 1 else {
-        throw APIError(.badRequest, "invalid_limit", "limit must be a whole number of at least 1")
+    guard let limit = Int(String(text)), (1...maximumLimit).contains(limit) else {
+        throw APIError(.badRequest, "invalid_limit", "limit must be a whole number from 1 to \(maximumLimit)")
     }
     return limit
 }

@@ -66,9 +66,16 @@ extension APIError {
             self.init(.conflict, "out_of_stock", refusal.description,
                       details: ["juice": .string(refusal.juice.rawValue), "shortages": .array(shortages)])
         case let error as JuiceBarError:
-            self.init(.unprocessableContent, error.code, error.description)
+            switch error {
+            case .unknownJuice, .unknownFruit: self.init(.notFound, error.code, error.description)
+            default: self.init(.unprocessableContent, error.code, error.description)
+            }
         case let error as VendingError:
-            self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.description)
+            if case .unknownProduct = error {
+                self.init(.notFound, error.code, error.description)
+            } else {
+                self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.description)
+            }
         case let error as ContentError:
             self.init(.unprocessableContent, error.code, error.description)
         case let error as AccountError:

@@ -1,0 +1,10 @@
+-- The vending machine at the counter: each connection inserts 5,000 won, then buys three
+-- Georgia coffees (1,500 won each), and again. Money inserts and purchases are both measured.
+local step = 0
+request = function()
+  step = step + 1
+  if step % 4 == 1 then
+    return wrk.format("POST", "/api/vending/money", { ["Content-Type"] = "application/json" }, '{"amount":5000}')
+  end
+  return wrk.format("POST", "/api/vending/purchases", { ["Content-Type"] = "application/json" }, '{"product":"georgia"}')
+end

@@ -1,0 +1,161 @@
+"""Reliability under load, under kill -9, and against malformed input, on a real server.
+
+Each test is bounded in time and in requests, and talks only to loopback.
+"""
+import json
+import random
+import signal
+import subprocess
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from e2e_support import FRUITS, REPO, ShopServer, make_server_workdir, server_binary
+
+RECIPES = {
+    "strawberryBananaJuice": {"strawberry": 10, "banana": 1},
+    "mangoKiwiJuice": {"mango": 2, "kiwi": 1},
+    "strawberryJuice": {"strawberry": 16},
+    "bananaJuice": {"banana": 2},
+    "pineappleJuice": {"pineapple": 2},
+    "kiwiJuice": {"kiwi": 3},
+    "mangoJuice": {"mango": 3},
+}
+
+
+def deducted(juices):
+    """Fruit taken by these orders, by recipe."""
+    total = Counter()
+    for juice in juices:
+        total.update(RECIPES[juice])
+    return total
+
+
+def ledger_sums(server):
+    history = json.loads(server.cli("history", "--json", check=True).stdout)
+    sums = Counter()
+    for entry in history:
+        sums[entry["fruit"]] += entry["delta"]
+    return sums
+
+
+def stock_now(server):
+    return json.loads(server.cli("stock", "--json", check=True).stdout)
+
+
+def set_stock(server, count):
+    for fruit in FRUITS:
+        server.cli("stock", "set", fruit, str(count), check=True)
+
+
+def test_thousands_of_concurrent_orders_reconcile_exactly(server):
+    """2,400 orders from 64 connections at once: stock, ledger and orders add up exactly,
+    and where stock ran short the refusals are 409s, never oversold."""
+    set_stock(server, 3000)
+    before = stock_now(server)
+    juices = [random.choice(list(RECIPES)) for _ in range(2400)]
+    local = threading.local()
+
+    def order(juice):
+        session = getattr(local, "session", None)
+        if session is None:
+            session = local.session = requests.Session()
+        response = session.post(server.url + "/api/orders", json={"juice": juice}, timeout=30)
+        return juice, response.status_code, response.json()
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=64) as pool:
+        results = list(pool.map(order, juices))
+    assert time.monotonic() - started < 120
+
+    statuses = Counter(status for _, status, _ in results)
+    assert set(statuses) <= {201, 409}, statuses
+    accepted = [juice for juice, status, _ in results if status == 201]
+    accepted_ids = {body["order"]["id"] for _, status, body in results if status == 201}
+    assert len(accepted_ids) == len(accepted)
+
+    after = stock_now(server)
+    taken = deducted(accepted)
+    assert after == {fruit: before[fruit] - taken[fruit] for fruit in FRUITS}
+    assert all(count >= 0 for count in after.values())
+    recorded = json.loads(server.cli("orders", "--json", check=True).stdout)
+    assert {order["id"] for order in recorded} == accepted_ids
+    assert ledger_sums(server) == Counter(after)
+    # Every refusal was real: at its moment the stock could not make that juice.
+    for juice, status, body in results:
+        if status == 409:
+            assert body["error"] == "out_of_stock" and body["shortages"]
+
+
+def test_killed_at_random_moments_loses_no_acknowledged_order():
+    """Under load, kill -9 the server at 10 random moments and start it again each time:
+    every order answered 201 is in the database, and stock reconciles with ledger and orders."""
+    binary = server_binary()
+    if not binary.is_file():
+        pytest.fail(f"the juicemaker binary is missing at {binary}", pytrace=False)
+    shop = ShopServer(binary=binary, workdir=make_server_workdir())
+    shop.start()
+    set_stock(shop, 1_000_000)
+    initial = stock_now(shop)
+    acknowledged = {}
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def customer():
+        session = requests.Session()
+        while not stop.is_set():
+            juice = random.choice(list(RECIPES))
+            try:
+                response = session.post(shop.url + "/api/orders", json={"juice": juice}, timeout=5)
+            except requests.RequestException:
+                session = requests.Session()
+                time.sleep(0.02)
+                continue
+            if response.status_code == 201:
+                with lock:
+                    acknowledged[response.json()["order"]["id"]] = juice
+            else:
+                assert response.status_code == 409, response.text
+
+    customers = [threading.Thread(target=customer, daemon=True) for _ in range(16)]
+    for thread in customers:
+        thread.start()
+    try:
+        for _ in range(10):
+            time.sleep(random.uniform(0.2, 0.8))
+            shop.process.send_signal(signal.SIGKILL)
+            shop.process.wait()
+            shop.start()
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        for thread in customers:
+            thread.join(timeout=10)
+    shop.stop()
+
+    recorded = {order["id"]: order["juice"] for order in json.loads(shop.cli("orders", "--json", check=True).stdout)}
+    assert len(acknowledged) > 100, "the load made too few orders to mean anything"
+    missing = {order_id for order_id in acknowledged if recorded.get(order_id) != acknowledged[order_id]}
+    assert not missing, f"{len(missing)} acknowledged orders were lost"
+    final = stock_now(shop)
+    taken = deducted(recorded.values())
+    assert final == {fruit: initial[fruit] - taken[fruit] for fruit in FRUITS}
+    assert ledger_sums(shop) == Counter(final)
+
+
+def test_the_api_answers_its_own_description_without_server_errors(server):
+    """schemathesis reads /openapi.yaml and sends what it describes, and what it does not:
+    no 5xx, and every response matches the document. It signs in as staff, so the staff
+    routes are exercised too."""
+    session = requests.post(server.url + "/api/session", json={"username": "admin", "password": "admin-secret-pw"})
+    cookie = session.headers["Set-Cookie"].split(";")[0]
+    report = subprocess.run(
+        ["schemathesis", "--config-file", str(REPO / "Tests/e2e/schemathesis.toml"), "run", server.url + "/openapi.yaml", "--checks", "all", "--header", f"Cookie: {cookie}",
+         "--max-examples", "30", "--suppress-health-check", "all", "--request-timeout", "10",
+         "--exclude-path", "/api/live", "--exclude-method", "DELETE", "--seed", "1"],
+        capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert report.returncode == 0, report.stdout[-6000:] + report.stderr[-2000:]
