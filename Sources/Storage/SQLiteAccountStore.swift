@@ -55,7 +55,7 @@ public struct SQLiteAccountStore: AccountStore {
             else { throw AccountError.usernameTaken(username) }
             try db.execute(
                 sql: "INSERT INTO account (username, name, passwordHash, role, createdAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [username, name, passwordHash, role.rawValue, createdAt])
+                arguments: [username, name, passwordHash, role.rawValue, createdAt.storedValue])
             return Account(id: db.lastInsertedRowID, username: username, name: name, role: role, createdAt: createdAt)
         }
     }
@@ -81,9 +81,9 @@ public struct SQLiteAccountStore: AccountStore {
 
     public func createSession(token: String, accountID: Int64, expires: Date) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE expires < ?", arguments: [Date()])
+            try db.execute(sql: "DELETE FROM session WHERE expires < ?", arguments: [Date().storedValue])
             try db.execute(sql: "INSERT INTO session (token, accountId, expires) VALUES (?, ?, ?)",
-                           arguments: [token, accountID, expires])
+                           arguments: [token, accountID, expires.storedValue])
         }
     }
 
@@ -92,7 +92,7 @@ public struct SQLiteAccountStore: AccountStore {
             try Row.fetchOne(
                 db,
                 sql: "SELECT account.* FROM session JOIN account ON account.id = session.accountId WHERE token = ? AND expires > ?",
-                arguments: [sessionToken, now]
+                arguments: [sessionToken, now.storedValue]
             ).map(Self.account)
         }
     }
@@ -106,15 +106,15 @@ public struct SQLiteAccountStore: AccountStore {
     public func recordFailedSignIn(username: String, at time: Date) async throws {
         try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM failedSignIn WHERE time < ?",
-                           arguments: [time.addingTimeInterval(-SignInThrottle.window)])
-            try db.execute(sql: "INSERT INTO failedSignIn (username, time) VALUES (?, ?)", arguments: [username, time])
+                           arguments: [time.addingTimeInterval(-SignInThrottle.window).storedValue])
+            try db.execute(sql: "INSERT INTO failedSignIn (username, time) VALUES (?, ?)", arguments: [username, time.storedValue])
         }
     }
 
     public func failedSignIns(username: String, since: Date) async throws -> [Date] {
         try await database.pool.read { db in
             try Date.fetchAll(db, sql: "SELECT time FROM failedSignIn WHERE username = ? AND time >= ? ORDER BY time",
-                              arguments: [username, since])
+                              arguments: [username, since.storedValue])
         }
     }
 
@@ -136,14 +136,14 @@ public struct SQLiteAccountStore: AccountStore {
     public func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws {
         try await database.writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO eventDismissal (eventId, accountId, until) VALUES (?, ?, ?)",
-                           arguments: [eventID, accountID, until])
+                           arguments: [eventID, accountID, until.storedValue])
         }
     }
 
     public func isEventDismissed(_ eventID: Int64, accountID: Int64, at now: Date) async throws -> Bool {
         try await database.pool.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM eventDismissal WHERE eventId = ? AND accountId = ? AND until > ?",
-                              arguments: [eventID, accountID, now]) ?? false
+                              arguments: [eventID, accountID, now.storedValue]) ?? false
         }
     }
 

@@ -57,7 +57,7 @@ public struct SQLiteContentStore: ContentStore {
     public func addNews(title: String, body: String, imageID: Int64?, at time: Date) async throws -> NewsItem {
         try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO news (title, body, imageId, registeredAt) VALUES (?, ?, ?, ?)",
-                           arguments: [title, body, imageID, time])
+                           arguments: [title, body, imageID, time.storedValue])
             return NewsItem(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, registeredAt: time)
         }
     }
@@ -73,7 +73,7 @@ public struct SQLiteContentStore: ContentStore {
     public func addEvent(title: String, body: String, imageID: Int64?, start: Date, end: Date) async throws -> ShopEvent {
         try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO event (title, body, imageId, start, end) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [title, body, imageID, start, end])
+                           arguments: [title, body, imageID, start.storedValue, end.storedValue])
             return ShopEvent(id: db.lastInsertedRowID, title: title, body: body, imageID: imageID, start: start, end: end)
         }
     }
@@ -88,7 +88,7 @@ public struct SQLiteContentStore: ContentStore {
         // `end` is the midnight starting the last day; a day later the event is over.
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM event WHERE end > ? ORDER BY start, id",
-                             arguments: [now.addingTimeInterval(-86_400 * 2)])
+                             arguments: [now.addingTimeInterval(-86_400 * 2).storedValue])
                 .map(Self.event)
         }
     }

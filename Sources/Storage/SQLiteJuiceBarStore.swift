@@ -34,7 +34,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             var stock = try Self.fetchStock(db)
             try stock.deduct(recipe, for: juiceID)
             try db.cachedStatement(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [juiceID.rawValue, time, actor, member])
+                .execute(arguments: [juiceID.rawValue, time.storedValue, actor, member])
             let orderID = db.lastInsertedRowID
             for ingredient in recipe {
                 try Self.write(count: stock[ingredient.fruit], of: ingredient.fruit, in: db)
@@ -188,6 +188,6 @@ extension SQLiteJuiceBarStore {
         try db.cachedStatement(sql: """
             INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [time, fruit.rawValue, delta, countAfter, cause.rawValue, juice?.rawValue, orderID, actor])
+            """).execute(arguments: [time.storedValue, fruit.rawValue, delta, countAfter, cause.rawValue, juice?.rawValue, orderID, actor])
     }
 }

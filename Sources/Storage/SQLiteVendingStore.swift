@@ -1,14 +1,36 @@
 import Foundation
 internal import GRDB
+import Synchronization
 import VendingMachine
 
 /// The vending machine in SQLite: each operation one IMMEDIATE transaction; the money row's
 /// CHECK makes inserted = spent + returned + balance a rule of the file itself.
 public struct SQLiteVendingStore: VendingStore {
     private let database: SQLiteDatabase
+    /// The products' definitions, read once: they are fixed by the migrations, and decoding them
+    /// on every purchase would cost more than the purchase.
+    private let catalog = Catalogue()
 
     public init(database: SQLiteDatabase) {
         self.database = database
+    }
+
+    private final class Catalogue: Sendable {
+        private let products = Mutex<[Product]?>(nil)
+
+        func products(_ db: Database) throws -> [Product] {
+            if let known = products.withLock({ $0 }) { return known }
+            let loaded = try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position").map {
+                try JSONDecoder().decode(Product.self, from: Data($0.utf8))
+            }
+            products.withLock { $0 = loaded }
+            return loaded
+        }
+
+        func product(_ id: ProductID, _ db: Database) throws -> Product {
+            guard let product = try products(db).first(where: { $0.id == id }) else { throw VendingError.unknownProduct(id) }
+            return product
+        }
     }
 
     static func register(in migrator: inout DatabaseMigrator) {
@@ -66,7 +88,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func state(at now: Date) async throws -> VendingState {
-        try await database.pool.read { db in try Self.fetchState(db, at: now) }
+        try await database.pool.read { db in try Self.fetchState(db, products: catalog.products(db), at: now) }
     }
 
     public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
@@ -74,13 +96,13 @@ public struct SQLiteVendingStore: VendingStore {
             var money = try Self.fetchMoney(db)
             try money.insert(amount)
             try Self.save(money, movement: ("insert", amount), actor: actor, time: now, in: db)
-            return try Self.fetchState(db, at: now)
+            return try Self.fetchState(db, products: catalog.products(db), at: now)
         }
     }
 
     public func purchase(_ productID: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
         try await database.writer.write { db in
-            let product = try Self.requireProduct(productID, in: db)
+            let product = try catalog.product(productID, db)
             let unsold = try Int.fetchOne(db, sql: "SELECT unsold FROM vendingProduct WHERE id = ?", arguments: [productID]) ?? 0
             let oldestFresh = try Row.fetchOne(
                 db,
@@ -88,19 +110,19 @@ public struct SQLiteVendingStore: VendingStore {
                     SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL AND expires > ?
                     ORDER BY manufactured, id LIMIT 1
                     """,
-                arguments: [productID, now]
+                arguments: [productID, now.storedValue]
             ).map(Self.item)
             var money = try Self.fetchMoney(db)
             let item = try PurchaseRule.check(product, unsold: unsold, oldestFresh: oldestFresh, balance: money.balance)
             try money.spend(product.price)
             try db.execute(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [productID, product.price, now, item.id, actor])
+                           arguments: [productID, product.price, now.storedValue, item.id, actor])
             let sale = Sale(id: db.lastInsertedRowID, product: productID, price: product.price, time: now, itemID: item.id)
             try db.execute(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?", arguments: [sale.id, item.id])
             try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold - 1 WHERE id = ?", arguments: [productID])
             try Self.save(money, movement: ("spend", product.price), actor: actor, time: now, in: db)
             return PurchaseReceipt(sale: sale, item: item, description: product.describe(item),
-                                   state: try Self.fetchState(db, at: now))
+                                   state: try Self.fetchState(db, products: catalog.products(db), at: now))
         }
     }
 
@@ -111,17 +133,17 @@ public struct SQLiteVendingStore: VendingStore {
             if change.returned > 0 {
                 try Self.save(money, movement: ("return", change.returned), actor: actor, time: now, in: db)
             }
-            return ChangeReceipt(change: change, state: try Self.fetchState(db, at: now))
+            return ChangeReceipt(change: change, state: try Self.fetchState(db, products: catalog.products(db), at: now))
         }
     }
 
     public func restock(_ productID: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
         try Restock.validate(count: count)
         return try await database.writer.write { db in
-            let product = try Self.requireProduct(productID, in: db)
+            let product = try catalog.product(productID, db)
             try Self.addItems(of: product, count: count, manufactured: manufactured, in: db)
             try db.execute(sql: "UPDATE vendingMoney SET version = version + 1")
-            return try Self.fetchState(db, at: now)
+            return try Self.fetchState(db, products: catalog.products(db), at: now)
         }
     }
 
@@ -135,7 +157,7 @@ public struct SQLiteVendingStore: VendingStore {
     public func expiredItems(at now: Date) async throws -> [Item] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendingItem WHERE saleId IS NULL AND expires <= ? ORDER BY expires, id",
-                             arguments: [now]).map(Self.item)
+                             arguments: [now.storedValue]).map(Self.item)
         }
     }
 
@@ -157,12 +179,6 @@ extension SQLiteVendingStore {
         String(decoding: try JSONEncoder().encode(product), as: UTF8.self)
     }
 
-    static func requireProduct(_ id: ProductID, in db: Database) throws -> Product {
-        guard let definition = try String.fetchOne(db, sql: "SELECT definition FROM vendingProduct WHERE id = ?", arguments: [id])
-        else { throw VendingError.unknownProduct(id) }
-        return try JSONDecoder().decode(Product.self, from: Data(definition.utf8))
-    }
-
     static func fetchMoney(_ db: Database) throws -> MoneyTotals {
         let row = try Row.fetchOne(db, sql: "SELECT * FROM vendingMoney WHERE id = 1")!
         return MoneyTotals(balance: row["balance"], inserted: row["inserted"], spent: row["spent"], returned: row["returned"])
@@ -174,27 +190,30 @@ extension SQLiteVendingStore {
             arguments: [money.balance, money.inserted, money.spent, money.returned])
         try db.execute(
             sql: "INSERT INTO vendingMoneyLedger (time, kind, amount, balanceAfter, actor) VALUES (?, ?, ?, ?, ?)",
-            arguments: [time, movement.kind, movement.amount, money.balance, actor])
+            arguments: [time.storedValue, movement.kind, movement.amount, money.balance, actor])
     }
 
     /// The machine now. Cheap on purpose, since every write returns it: unsold counts are kept
     /// per product, and only expired items (few) are counted, through their own index.
-    static func fetchState(_ db: Database, at now: Date) throws -> VendingState {
+    static func fetchState(_ db: Database, products catalog: [Product], at now: Date) throws -> VendingState {
         // Counted here rather than with GROUP BY, which would lead SQLite to scan every unsold item.
         var expired: [ProductID: Int] = [:]
         for product in try String.fetchAll(
             db.cachedStatement(sql: "SELECT productId FROM vendingItem WHERE saleId IS NULL AND expires <= ?"),
-            arguments: [now]) {
+            arguments: [now.storedValue]) {
             expired[product, default: 0] += 1
         }
-        let products = try Row.fetchAll(db, sql: "SELECT definition, unsold FROM vendingProduct ORDER BY position").map { row in
-            let product = try JSONDecoder().decode(Product.self, from: Data((row["definition"] as String).utf8))
+        var unsold: [ProductID: Int] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
+            unsold[row[0]] = row[1]
+        }
+        let products = catalog.map { product in
             let expiredCount = expired[product.id] ?? 0
-            return ProductStock(product: product, stock: row["unsold"] - expiredCount, expired: expiredCount)
+            return ProductStock(product: product, stock: (unsold[product.id] ?? 0) - expiredCount, expired: expiredCount)
         }
         let version = try Int64.fetchOne(db, sql: "SELECT version FROM vendingMoney WHERE id = 1") ?? 0
         let nextExpiry = try Date.fetchOne(
-            db, sql: "SELECT MIN(expires) FROM vendingItem WHERE saleId IS NULL AND expires > ?", arguments: [now])
+            db, sql: "SELECT MIN(expires) FROM vendingItem WHERE saleId IS NULL AND expires > ?", arguments: [now.storedValue])
         return VendingState(products: products, money: try fetchMoney(db), version: version, nextExpiry: nextExpiry)
     }
 
@@ -202,7 +221,7 @@ extension SQLiteVendingStore {
         let expires = product.expiry(ofItemMadeOn: manufactured)
         let insert = try db.cachedStatement(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)")
         for _ in 0..<count {
-            try insert.execute(arguments: [product.id, manufactured, expires])
+            try insert.execute(arguments: [product.id, manufactured.storedValue, expires.storedValue])
         }
         try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold + ? WHERE id = ?", arguments: [count, product.id])
     }

@@ -33,8 +33,12 @@ public final class LiveUpdates: Sendable {
         return stream
     }
 
-    public func publish(_ event: LiveEvent) {
-        for continuation in listeners.withLock({ Array($0.values) }) {
+    /// Announces an event to every listener; it is made (and encoded) only when someone listens.
+    public func publish(_ makeEvent: @autoclosure () -> LiveEvent) {
+        let continuations = listeners.withLock { Array($0.values) }
+        guard !continuations.isEmpty else { return }
+        let event = makeEvent()
+        for continuation in continuations {
             continuation.yield(event)
         }
     }
