@@ -1,5 +1,6 @@
-/// A fruit's stable id (`strawberry`, `kiwi` …): what stock, recipes, pages and the API name it by.
-public struct FruitID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+/// A model's stable id (`strawberry`, `strawberryBananaJuice` …): what stock, recipes, pages and
+/// the API name it by. The `Kind` keeps a fruit's id from being taken for a juice's.
+public struct ModelID<Kind>: Hashable, Comparable, Codable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
@@ -12,19 +13,13 @@ public struct FruitID: Hashable, Comparable, Codable, Sendable, CustomStringConv
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// A juice's stable id (`strawberryBananaJuice` …): every order control carries one, never a title.
-public struct JuiceID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+public enum FruitKind {}
+public enum JuiceKind {}
+
+/// A fruit's id, e.g. `kiwi`.
+public typealias FruitID = ModelID<FruitKind>
+/// A juice's id, e.g. `strawberryBananaJuice`: every order control carries one, never a title.
+public typealias JuiceID = ModelID<JuiceKind>
 
 /// The shape of an id a shop may give a new fruit or juice: a letter, then letters or digits, at most 40.
 public enum Identifier {
