@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 internal import GRDB
 import Synchronization
@@ -26,6 +27,9 @@ final class GroupCommitWriter: Sendable {
 
     private let pool: DatabasePool
     private let queue = Mutex(Queue())
+    /// Where groups are committed: a thread of its own, so waiting for the disk never holds up
+    /// a thread of Swift's small cooperative pool, and no async hop is paid per group.
+    private let committer = DispatchQueue(label: "juicemaker.group-commit")
     /// The most writes one transaction takes, so that one group never holds the lock for long.
     static let maximumGroup = 512
 
@@ -58,16 +62,16 @@ final class GroupCommitWriter: Sendable {
                 return !queue.isDraining
             }
             if startDraining {
-                Task { await self.drain() }
+                committer.async { self.drain() }
             }
         }
     }
 
     /// Commits groups until no write is waiting.
-    private func drain() async {
+    private func drain() {
         while let group = nextGroup() {
             do {
-                let answers = try await pool.writeWithoutTransaction { db in
+                let answers = try pool.writeWithoutTransaction { db in
                     var answers: [Answer] = []
                     answers.reserveCapacity(group.count)
                     try db.inTransaction(.immediate) {
