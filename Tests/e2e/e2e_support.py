@@ -1,4 +1,5 @@
-"""Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data, a running server, signing in.
+"""Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data, a running server, signing in,
+an HTTP client for the API and checks of its answers.
 
 The tests drive a real `juicemaker serve` process on 127.0.0.1 with a fresh SQLite file each time.
 """
@@ -15,6 +16,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
+
+import requests
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -177,3 +180,77 @@ def login(page, server: ShopServer) -> None:
     page.goto(server.url + "/login")
     sign_in_on_current_page(page)
     assert urlparse(page.url).path != "/login", f"still on the sign-in page after signing in: {page.url}"
+
+
+# --- the HTTP API ----------------------------------------------------------------------------------
+
+class ShopApi:
+    """A requests session bound to one server. Every answer is checked not to be a 5xx.
+
+    `request` and its shorthands take a path on the server ("/api/stock") or an absolute URL.
+    """
+
+    timeout: float = 15  # seconds, for every request that does not pass its own `timeout=`
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.http = requests.Session()
+
+    @classmethod
+    def signed_in_as_admin(cls, base_url: str):
+        """A new client of this class whose session is signed in as the admin (the answer must be 200)."""
+        staff = cls(base_url)
+        response = staff.sign_in()
+        assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
+        return staff
+
+    def request(self, method: str, path: str, **options) -> requests.Response:
+        options.setdefault("timeout", self.timeout)
+        url = path if path.startswith("http") else self.base_url + path
+        response = self.http.request(method, url, **options)
+        assert response.status_code < 500, (
+            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
+        return response
+
+    def get(self, path, **options):
+        return self.request("GET", path, **options)
+
+    def post(self, path, **options):
+        return self.request("POST", path, **options)
+
+    def put(self, path, **options):
+        return self.request("PUT", path, **options)
+
+    def delete(self, path, **options):
+        return self.request("DELETE", path, **options)
+
+    def sign_in(self, username: str = ADMIN_USERNAME, password: str = ADMIN_PASSWORD) -> requests.Response:
+        return self.post("/api/session", json={"username": username, "password": password})
+
+
+def assert_error(response: requests.Response, *statuses: int, code: str | None = None) -> dict:
+    """The response is one of `statuses` and a JSON body with string "error" (== code when given) and "message"."""
+    assert response.status_code in statuses, (
+        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
+    content_type = response.headers.get("Content-Type", "")
+    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
+    body = response.json()
+    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
+    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
+    if code is not None:
+        assert body["error"] == code, f"expected error {code!r}, got {body['error']!r}: {body}"
+    return body
+
+
+def set_cookie_lines(response: requests.Response) -> list[str]:
+    return response.raw.headers.getlist("Set-Cookie")
+
+
+def assert_sign_in_cookies(response: requests.Response) -> None:
+    """Signing in set at least one cookie, and every one is HttpOnly and SameSite=Lax."""
+    cookies = set_cookie_lines(response)
+    assert cookies, "signing in set no cookie"
+    for cookie in cookies:
+        attributes = [part.strip().lower() for part in cookie.split(";")]
+        assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
+        assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"

@@ -13,42 +13,18 @@ from typing import Iterator
 import pytest
 import requests
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, JUICES, SEED_STOCK, ServerProblem
+from e2e_support import JUICES, SEED_STOCK, ServerProblem, ShopApi, assert_error, assert_sign_in_cookies
 
 
-class Api:
-    """A requests session bound to one server. Every answer is checked not to be a 5xx."""
+class Api(ShopApi):
+    """The juice shop's API."""
 
-    def __init__(self, base_url: str):
-        self.base_url = base_url
-        self.http = requests.Session()
-
-    def request(self, method: str, path: str, **options) -> requests.Response:
-        options.setdefault("timeout", 10)
-        response = self.http.request(method, self.base_url + path, **options)
-        assert response.status_code < 500, (
-            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
-        return response
-
-    def get(self, path, **options):
-        return self.request("GET", path, **options)
-
-    def post(self, path, **options):
-        return self.request("POST", path, **options)
-
-    def put(self, path, **options):
-        return self.request("PUT", path, **options)
-
-    def delete(self, path, **options):
-        return self.request("DELETE", path, **options)
+    timeout = 10  # seconds a request may take (ShopApi allows 15)
 
     def stock(self) -> dict:
         response = self.get("/api/stock")
         assert response.status_code == 200, response.text
         return response.json()
-
-    def sign_in(self, username=ADMIN_USERNAME, password=ADMIN_PASSWORD) -> requests.Response:
-        return self.post("/api/session", json={"username": username, "password": password})
 
 
 @pytest.fixture
@@ -59,26 +35,7 @@ def api(server):
 @pytest.fixture
 def staff(server):
     """An Api whose session is signed in as the admin."""
-    staff = Api(server.url)
-    response = staff.sign_in()
-    assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
-    return staff
-
-
-def assert_error(response: requests.Response, *statuses: int) -> dict:
-    """The response is one of `statuses` and a JSON body with string "error" and "message"."""
-    assert response.status_code in statuses, (
-        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
-    content_type = response.headers.get("Content-Type", "")
-    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
-    body = response.json()
-    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
-    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
-    return body
-
-
-def set_cookie_lines(response: requests.Response) -> list[str]:
-    return response.raw.headers.getlist("Set-Cookie")
+    return Api.signed_in_as_admin(server.url)
 
 
 # --- service endpoints ---------------------------------------------------------------------------
@@ -176,12 +133,7 @@ def test_sign_in_sets_an_httponly_samesite_lax_cookie(api):
     response = api.sign_in()
 
     assert response.status_code == 200, response.text
-    cookies = set_cookie_lines(response)
-    assert cookies, "signing in set no cookie"
-    for cookie in cookies:
-        attributes = [part.strip().lower() for part in cookie.split(";")]
-        assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
-        assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"
+    assert_sign_in_cookies(response)
 
 
 def test_sign_in_with_a_wrong_password_is_401(api):

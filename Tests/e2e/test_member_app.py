@@ -17,7 +17,8 @@ import pytest
 import requests
 from playwright.sync_api import Locator, Page, expect
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, ARTIFACTS, SEED_STOCK, sign_in_on_current_page
+from e2e_support import (ADMIN_PASSWORD, ADMIN_USERNAME, ARTIFACTS, SEED_STOCK, ShopApi, assert_error,
+                         assert_sign_in_cookies, set_cookie_lines, sign_in_on_current_page)
 
 MEMBER_PASSWORD = "juicy-pass-123"
 ORDERED_BANANA = "바나나쥬스 나왔습니다! 맛있게 드세요!"
@@ -53,44 +54,20 @@ GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEA
 
 # --- HTTP clients --------------------------------------------------------------------------------
 
-class Client:
-    """A requests session bound to one server, with its own cookies. Every answer is checked not to be a 5xx."""
+class Client(ShopApi):
+    """A client of the member app, with its own cookies; after `make_member` it knows who it is."""
 
     def __init__(self, base_url: str):
-        self.base_url = base_url
-        self.http = requests.Session()
+        super().__init__(base_url)
         self.username: str | None = None
         self.password: str | None = None
         self.name: str | None = None
-
-    def request(self, method: str, path: str, **options) -> requests.Response:
-        options.setdefault("timeout", 15)
-        url = path if path.startswith("http") else self.base_url + path
-        response = self.http.request(method, url, **options)
-        assert response.status_code < 500, (
-            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
-        return response
-
-    def get(self, path, **options):
-        return self.request("GET", path, **options)
-
-    def post(self, path, **options):
-        return self.request("POST", path, **options)
-
-    def put(self, path, **options):
-        return self.request("PUT", path, **options)
-
-    def delete(self, path, **options):
-        return self.request("DELETE", path, **options)
 
     def sign_up(self, username: str, password: str = MEMBER_PASSWORD, name: str | None = None) -> requests.Response:
         body = {"username": username, "password": password}
         if name is not None:
             body["name"] = name
         return self.post("/api/members", json=body)
-
-    def sign_in(self, username: str, password: str) -> requests.Response:
-        return self.post("/api/session", json={"username": username, "password": password})
 
     def post_news(self, title: str, body: str = "", image: tuple | None = None) -> requests.Response:
         return self.post("/api/news", files=form_parts({"title": title, "body": body}, image))
@@ -117,18 +94,6 @@ def form_parts(fields: dict[str, str], image: tuple | None) -> dict:
     if image is not None:
         parts["image"] = image
     return parts
-
-
-def assert_error(response: requests.Response, *statuses: int) -> dict:
-    """The response is one of `statuses` and a JSON body with string "error" and "message"."""
-    assert response.status_code in statuses, (
-        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
-    content_type = response.headers.get("Content-Type", "")
-    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
-    body = response.json()
-    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
-    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
-    return body
 
 
 def created(response: requests.Response, what: str) -> dict:
@@ -174,10 +139,6 @@ def make_member(server):
         member.username, member.password, member.name = username, password, name or username
         return member
     return make
-
-
-def set_cookie_lines(response: requests.Response) -> list[str]:
-    return response.raw.headers.getlist("Set-Cookie")
 
 
 # --- browser helpers -----------------------------------------------------------------------------
@@ -280,12 +241,7 @@ def test_member_signs_up_signs_in_and_out(api, server):
     response = api.sign_in("minji_01", MEMBER_PASSWORD)
 
     signed_in(response, "minji_01")
-    cookies = set_cookie_lines(response)
-    assert cookies, "signing in set no cookie"
-    for cookie in cookies:
-        attributes = [part.strip().lower() for part in cookie.split(";")]
-        assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
-        assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"
+    assert_sign_in_cookies(response)
     me = api.get("/api/me")
     assert me.status_code == 200, me.text
     assert me.json().get("username") == "minji_01", me.json()

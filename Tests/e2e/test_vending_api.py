@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from e2e_support import assert_error
 from vending_support import (BALANCE_CAP, HOT_ON_A_NEW_MACHINE, KINDS, MAX_RESTOCK, PRODUCTS, START_STOCK,
-                             VendingApi, assert_error, days_ago, fewest_units, signed_in)
+                             VendingApi, days_ago, fewest_units)
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def api(server):
 @pytest.fixture
 def staff(server):
     """A VendingApi whose session is signed in as the admin."""
-    return signed_in(server.url)
+    return VendingApi.signed_in_as_admin(server.url)
 
 
 def assert_unchanged(api: VendingApi, before: dict, what: str) -> None:

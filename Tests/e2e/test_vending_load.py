@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 
-from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi, signed_in
+from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 WORKERS = 48
 PURCHASES = 200
@@ -97,7 +97,7 @@ def check_no_failures(calls: list[Call]) -> None:
 
 
 def test_concurrent_inserts_purchases_and_change_account_for_every_won_and_can(server):
-    staff = signed_in(server.url)
+    staff = VendingApi.signed_in_as_admin(server.url)
     for product in PRODUCTS:
         if product != NOT_RESTOCKED:
             staff.restock_ok(product, RESTOCK)

@@ -9,7 +9,7 @@ import datetime as dt
 
 import requests
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME
+from e2e_support import ShopApi
 
 PRODUCTS = ["strawberryMilk", "chocolateMilk", "bananaMilk", "cola", "cider", "fanta", "top", "cantata", "georgia"]
 KINDS = {
@@ -39,28 +39,10 @@ def days_ago(days: int) -> str:
     return (dt.date.today() - dt.timedelta(days=days)).isoformat()
 
 
-class VendingApi:
-    """A requests session bound to one server. Every answer is checked not to be a 5xx."""
+class VendingApi(ShopApi):
+    """The vending machine's API."""
 
-    def __init__(self, base_url: str):
-        self.base_url = base_url
-        self.http = requests.Session()
-
-    def request(self, method: str, path: str, **options) -> requests.Response:
-        options.setdefault("timeout", 10)
-        response = self.http.request(method, self.base_url + path, **options)
-        assert response.status_code < 500, (
-            f"{method} {path} answered {response.status_code} (a server error): {response.text[:500]}")
-        return response
-
-    def get(self, path, **options):
-        return self.request("GET", path, **options)
-
-    def post(self, path, **options):
-        return self.request("POST", path, **options)
-
-    def sign_in(self, username=ADMIN_USERNAME, password=ADMIN_PASSWORD) -> requests.Response:
-        return self.post("/api/session", json={"username": username, "password": password})
+    timeout = 10  # seconds a request may take (ShopApi allows 15)
 
     # --- the machine -------------------------------------------------------------------------
 
@@ -146,24 +128,3 @@ class VendingApi:
         assert response.status_code == 200, (
             f"restocking {count} {product} answered {response.status_code}: {response.text[:500]}")
         return response.json()
-
-
-def signed_in(base_url: str) -> VendingApi:
-    staff = VendingApi(base_url)
-    response = staff.sign_in()
-    assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
-    return staff
-
-
-def assert_error(response: requests.Response, *statuses: int, code: str | None = None) -> dict:
-    """The response is one of `statuses` and a JSON body with string "error" (== code when given) and "message"."""
-    assert response.status_code in statuses, (
-        f"expected {' or '.join(map(str, statuses))}, got {response.status_code}: {response.text[:500]}")
-    content_type = response.headers.get("Content-Type", "")
-    assert "json" in content_type, f"error response is {content_type!r}, not JSON: {response.text[:500]}"
-    body = response.json()
-    assert isinstance(body.get("error"), str) and body["error"], f"no \"error\" code in {body}"
-    assert isinstance(body.get("message"), str) and body["message"], f"no \"message\" in {body}"
-    if code is not None:
-        assert body["error"] == code, f"expected error {code!r}, got {body['error']!r}: {body}"
-    return body
