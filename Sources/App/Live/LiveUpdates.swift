@@ -42,6 +42,4 @@ public final class LiveUpdates: Sendable {
             continuation.yield(event)
         }
     }
-
-    public var listenerCount: Int { listeners.withLock { $0.count } }
 }

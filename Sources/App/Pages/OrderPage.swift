@@ -18,6 +18,7 @@ struct OrderPage {
         let strings: Strings
         let juiceNames: [String: String]
         let isStaff: Bool
+        let isSignedIn: Bool
         let language: Language
         let version: Int64
         let maximumCount: Int
@@ -62,7 +63,7 @@ struct OrderPage {
         let data = PageData(
             strings: strings,
             juiceNames: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) }),
-            isStaff: account?.isStaff ?? false, language: language, version: stock.version,
+            isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
 
         let body = """

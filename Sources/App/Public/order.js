@@ -86,7 +86,11 @@ function signInToEditStock() {
 }
 
 function openStockScreen() {
-  if (!page.isStaff) return signInToEditStock();
+  if (!page.isStaff) {
+    // A member is signed in already: signing in again would not help.
+    if (page.isSignedIn) return showAlert(strings.staffOnly, [{ label: strings.ok }]);
+    return signInToEditStock();
+  }
   stockError.textContent = "";
   stockScreen.showModal();
 }
@@ -117,9 +121,14 @@ async function save(fruit) {
         body: JSON.stringify({ count }),
       });
       const body = await response.json().catch(() => ({}));
-      if (response.status === 401 || response.status === 403) {
+      if (response.status === 401) {
         wanted.delete(fruit);
         return signInToEditStock();
+      }
+      if (response.status === 403) {
+        wanted.delete(fruit);
+        stockError.textContent = strings.staffOnly;
+        break;
       }
       if (!response.ok) {
         wanted.delete(fruit);
