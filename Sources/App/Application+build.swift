@@ -69,9 +69,8 @@ public func buildApplication(
     LiveRoutes(live: live, juiceBar: juiceBar, vending: vending).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
     PageRoutes(juiceBar: juiceBar, vending: vending).addRoutes(to: router)
-    let memberAPI = MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar)
-    memberAPI.addRoutes(api: api, router: router)
-    MemberPages(accounts: accounts, content: content, juiceBar: juiceBar, memberAPI: memberAPI).addRoutes(to: router)
+    MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(api: api, router: router)
+    MemberPages(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(to: router)
     SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
 
     routeTable.load(router)

@@ -42,6 +42,12 @@ public final class JuiceBarService: Sendable {
         return snapshot
     }
 
+    /// A member's most-ordered juice that the stock can make now, from their orders (newest first);
+    /// menu and stock are read together, from the same commit.
+    public func recommendation(fromOrders orders: [Order]) -> Juice? {
+        state.withLock { $0.menu.recommendation(fromOrders: orders.map(\.juice), stock: $0.stock.stock) }
+    }
+
     public func orders(member: Int64? = nil, limit: Int?) async throws -> [Order] {
         try await store.orders(member: member, limit: limit)
     }

@@ -105,7 +105,7 @@ struct MemberAPI {
         }
         api.get("me/recommendation") { _, context in
             guard let account = context.account else { throw APIError.unauthorized }
-            let juice = try await recommendation(for: account)
+            let juice = juiceBar.recommendation(fromOrders: try await juiceBar.orders(member: account.id, limit: nil))
             return Response.json(RecommendationBody(juice: juice?.id, name: juice?.name))
         }
         api.get("news") { request, _ in
@@ -159,11 +159,6 @@ struct MemberAPI {
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
-    }
-
-    func recommendation(for account: Account) async throws -> Juice? {
-        let orders = try await juiceBar.orders(member: account.id, limit: nil).map(\.juice)
-        return juiceBar.menu.recommendation(fromOrders: orders, stock: juiceBar.stock.stock)
     }
 }
 

@@ -7,7 +7,6 @@ struct MemberPages {
     let accounts: AccountService
     let content: ContentService
     let juiceBar: JuiceBarService
-    let memberAPI: MemberAPI
 
     struct SignupForm: Decodable {
         let username: String
@@ -45,12 +44,14 @@ struct MemberPages {
                 let language = Language.preferred(by: request)
                 return Response.redirect(to: "/login?next=%2Fhome" + (language == .en ? "&lang=en" : ""), type: .found)
             }
+            // One read of the member's orders serves both the recent list and the recommendation.
+            let orders = try await juiceBar.orders(member: account.id, limit: nil)
             return HomePage(
                 account: account,
                 event: try await content.eventToShow(account: account, sessionToken: token),
                 news: try await content.news(),
-                orders: try await juiceBar.orders(member: account.id, limit: 20),
-                recommendation: try await memberAPI.recommendation(for: account),
+                orders: Array(orders.prefix(HomePage.shownOrders)),
+                recommendation: juiceBar.recommendation(fromOrders: orders),
                 menu: juiceBar.menu, language: Language.preferred(by: request), request: request
             ).render()
         }

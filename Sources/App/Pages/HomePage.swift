@@ -10,7 +10,10 @@ struct HomePage {
     let account: Account
     let event: ShopEvent?
     let news: [NewsItem]
+    /// The member's most recent orders.
     let orders: [Order]
+    /// How many recent orders the page lists.
+    static let shownOrders = 20
     let recommendation: Juice?
     let menu: Menu
     let language: Language
