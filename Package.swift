@@ -20,13 +20,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure domain: no I/O.
         .target(name: "JuiceBar"),
         .target(name: "Membership", dependencies: ["JuiceBar"]),
         .target(name: "VendingMachine", dependencies: ["JuiceBar"]),
-        // Persistence behind protocols; SQLite through GRDB.
+        // Persistence behind protocols; SQLite through GRDB, PostgreSQL through postgres-nio.
         .target(
             name: "Storage",
             dependencies: [
@@ -34,6 +35,8 @@ let package = Package(
                 "Membership",
                 "VendingMachine",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The HTTP server: pages, JSON API, live updates, sign-in.

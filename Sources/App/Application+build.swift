@@ -10,7 +10,8 @@ import JuiceBar
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    public var databasePath: String
+    /// A SQLite file's path, or a `postgres://` URL for a database shared by several servers.
+    public var database: String
     /// The first staff account's password; generated and logged once when nil.
     public var adminPassword: String?
     public var bcryptCost: UInt8
@@ -20,14 +21,14 @@ public struct ServerConfiguration: Sendable {
     /// What time it is; tests move it.
     public var clock: @Sendable () -> Date
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "juicemaker.sqlite",
+    public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
                 timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = Date.init) {
         self.timeZone = timeZone
         self.clock = clock
         self.host = host
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.adminPassword = adminPassword
         self.bcryptCost = bcryptCost
         self.logLevel = logLevel
@@ -41,14 +42,13 @@ public func buildApplication(
     var logger = Logger(label: "juicemaker")
     logger.logLevel = configuration.logLevel
 
-    let database = try SQLiteDatabase(path: configuration.databasePath)
+    let database = try await ShopDatabase.open(configuration.database, now: configuration.clock)
     let live = LiveUpdates()
-    let juiceBar = try await JuiceBarService(store: SQLiteJuiceBarStore(database: database), live: live)
-    let vending = VendingService(store: SQLiteVendingStore(database: database), live: live)
-    let accountStore = SQLiteAccountStore(database: database)
-    let accounts = AccountService(store: accountStore, bcryptCost: configuration.bcryptCost, now: configuration.clock)
+    let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
+    let vending = VendingService(store: database.vending, live: live)
+    let accounts = AccountService(store: database.accounts, bcryptCost: configuration.bcryptCost, now: configuration.clock)
     try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
-    let content = ContentService(store: SQLiteContentStore(database: database), accounts: accountStore,
+    let content = ContentService(store: database.content, accounts: database.accounts,
                                  calendar: ShopCalendar(timeZone: configuration.timeZone), now: configuration.clock)
 
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
@@ -75,11 +75,21 @@ public func buildApplication(
 
     routeTable.load(router)
 
-    let watcher = OutsideWriteWatcher(
-        watcher: try database.makeChangeWatcher(), parts: [juiceBar, vending], logger: logger)
+    let watcher = OutsideWriteWatcher(feed: database.changes, parts: [juiceBar, vending], logger: logger)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
-        services: [watcher],
+        // Services stop in reverse order: the server first, the database connections last.
+        services: [DatabaseConnections(database: database), watcher],
         logger: logger)
+}
+
+/// Closes the database's connections once the server has stopped.
+struct DatabaseConnections: Service {
+    let database: ShopDatabase
+
+    func run() async {
+        try? await gracefulShutdown()
+        await database.close()
+    }
 }

@@ -55,16 +55,18 @@ public final class SQLiteDatabase: Sendable {
         return migrator
     }
 
-    /// A token that changes whenever any connection, this process's or another's, commits to the file.
-    /// Watching it lets a server notice writes made by the CLI.
+    /// Watches for commits by other connections, so a server notices writes made by the CLI.
     public func makeChangeWatcher() throws -> SQLiteChangeWatcher {
         try SQLiteChangeWatcher(path: path)
     }
 }
 
-/// A connection of its own whose `PRAGMA data_version` moves on every commit by any other connection.
-public final class SQLiteChangeWatcher: Sendable {
+/// Notices commits by any other connection, this process's or another's, by polling SQLite's
+/// `PRAGMA data_version` on a connection of its own.
+public final class SQLiteChangeWatcher: ChangeFeed {
     private let queue: DatabaseQueue
+    /// Well under the one second within which every open page must follow a change.
+    private let interval: Duration = .milliseconds(150)
 
     init(path: String) throws {
         var configuration = Configuration()
@@ -73,7 +75,19 @@ public final class SQLiteChangeWatcher: Sendable {
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    public func version() async throws -> Int {
+    public func watch(_ changed: @escaping @Sendable () async -> Void) async throws {
+        var lastVersion = try await version()
+        await changed()
+        while !Task.isCancelled {
+            try await Task.sleep(for: interval)
+            let version = try await version()
+            guard version != lastVersion else { continue }
+            lastVersion = version
+            await changed()
+        }
+    }
+
+    private func version() async throws -> Int {
         try await queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 }

@@ -24,7 +24,7 @@ struct MenuCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try shop.openJuiceBar()
+            let store = try await shop.openJuiceBar()
             let menu = try await store.menu()
             let stock = try await store.stock().stock
             let items = menu.juices.map {
@@ -95,7 +95,7 @@ struct StockCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object of fruit id → count.") var json = false
 
         func run() async throws {
-            let store = try shop.openJuiceBar()
+            let store = try await shop.openJuiceBar()
             let stock = try await store.stock().stock
             if json { return try printJSON(stock) }
             for fruit in try await store.menu().fruits {
@@ -146,7 +146,7 @@ struct OrderCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await refusingBadInput {
-            let store = try shop.openJuiceBar()
+            let store = try await shop.openJuiceBar()
             do {
                 let receipt = try await store.order(JuiceID(juice), actor: cliActor)
                 if json { return try printJSON(receipt) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Storage
 
 @main
 struct JuiceMakerCommand: AsyncParsableCommand {
@@ -13,8 +14,10 @@ struct JuiceMakerCommand: AsyncParsableCommand {
     )
 
     /// Runs the command, reporting any failure in one line: a parse or validation error exits 64,
-    /// refused input 2, a refusal by the shop (a shortage, a sold-out slot) 1, anything else 3.
+    /// refused input (a bad database URL too) 2, a refusal by the shop (a shortage, a sold-out
+    /// slot) 1, anything else 3.
     static func main() async {
+        var failure: (any Error)?
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -23,7 +26,12 @@ struct JuiceMakerCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            failure = error
+        }
+        for database in openedDatabases.withLock({ $0 }) { await database.close() }
+        if let error = failure {
             var code = exitCode(for: error)
+            if error is StorageError { code = ExitCode(2) }
             if code == .failure && !(error is ExitCode) { code = ExitCode(3) }
             let message = message(for: error)
             if !message.isEmpty {

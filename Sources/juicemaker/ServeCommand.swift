@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let app = try await buildApplication(
-            ServerConfiguration(host: host, port: port, databasePath: shop.databasePath,
+            ServerConfiguration(host: host, port: port, database: shop.location,
                                 adminPassword: ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"],
                                 logLevel: logLevel),
             prometheus: registry)

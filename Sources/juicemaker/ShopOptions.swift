@@ -3,21 +3,35 @@ import Foundation
 import JuiceBar
 import Membership
 import Storage
+import Synchronization
 import VendingMachine
 
 /// The options every shop command shares: which database to use.
 struct ShopOptions: ParsableArguments {
-    @Option(help: "The SQLite file (default: $JUICEMAKER_DATABASE, else ./juicemaker.sqlite).")
+    @Option(help: """
+        The SQLite file, or a postgres://user:password@host:port/database URL \
+        (default: $JUICEMAKER_DATABASE, else ./juicemaker.sqlite).
+        """)
     var database: String?
 
-    var databasePath: String {
+    var location: String {
         database ?? ProcessInfo.processInfo.environment["JUICEMAKER_DATABASE"] ?? "juicemaker.sqlite"
     }
 
-    func openJuiceBar() throws -> any JuiceBarStore {
-        SQLiteJuiceBarStore(database: try SQLiteDatabase(path: databasePath))
+    /// Opens the shop's database for this command; it is closed before the process ends.
+    func open() async throws -> ShopDatabase {
+        let database = try await ShopDatabase.open(location)
+        openedDatabases.withLock { $0.append(database) }
+        return database
+    }
+
+    func openJuiceBar() async throws -> any JuiceBarStore {
+        try await open().juiceBar
     }
 }
+
+/// The databases this process opened, so that `main` can close their connections at the end.
+let openedDatabases = Mutex<[ShopDatabase]>([])
 
 /// Who the CLI records in the ledger: the local user, so a ledger line says who typed it.
 let cliActor = "cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "local")

@@ -12,8 +12,8 @@ struct UsersCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static func accounts(_ shop: ShopOptions) throws -> AccountService {
-        AccountService(store: SQLiteAccountStore(database: try SQLiteDatabase(path: shop.databasePath)))
+    static func accounts(_ shop: ShopOptions) async throws -> AccountService {
+        AccountService(store: try await shop.open().accounts)
     }
 
     struct Add: AsyncParsableCommand {

@@ -18,8 +18,8 @@ struct VendingCommand: AsyncParsableCommand {
         @OptionGroup var shop: ShopOptions
         @Flag(help: "Print JSON.") var json = false
 
-        func open() throws -> any VendingStore {
-            SQLiteVendingStore(database: try SQLiteDatabase(path: shop.databasePath))
+        func open() async throws -> any VendingStore {
+            try await shop.open().vending
         }
     }
 

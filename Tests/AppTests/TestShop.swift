@@ -23,7 +23,7 @@ struct TestShop {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A cheap bcrypt cost keeps sign-ins fast in tests; the server's default is 12.
         let app = try await buildApplication(ServerConfiguration(
-            databasePath: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
+            database: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
             timeZone: Self.seoul, clock: { [clock] in clock.now }))
         try await app.test(.router, test)
     }

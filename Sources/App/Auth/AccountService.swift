@@ -85,7 +85,12 @@ public struct AccountService: Sendable {
     public func ensureAdmin(password: String?, logger: Logger) async throws {
         guard try await !store.hasStaff() else { return }
         let chosen = password ?? Self.generatedPassword()
-        _ = try await signUp(username: "admin", password: chosen, name: "Admin", role: .staff)
+        do {
+            _ = try await signUp(username: "admin", password: chosen, name: "Admin", role: .staff)
+        } catch AccountError.usernameTaken {
+            // Another server on the same database created it a moment ago.
+            return
+        }
         if password == nil {
             logger.notice("created staff account 'admin'; sign in with this password once and keep it safe",
                           metadata: ["password": "\(chosen)"])

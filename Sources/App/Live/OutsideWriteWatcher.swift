@@ -2,26 +2,35 @@ import Logging
 import ServiceLifecycle
 import Storage
 
-/// Notices writes that other processes (the CLI, another server) make to the same SQLite file,
-/// by polling SQLite's `data_version`, and has every stateful part look again when it moves.
+/// Has every stateful part of the server look again when another process (the CLI, another
+/// server on the same database) commits a change, within the second pages must follow it.
 struct OutsideWriteWatcher: Service {
-    let watcher: SQLiteChangeWatcher
+    let feed: any ChangeFeed
     let parts: [any RefreshesOnOutsideWrite]
     let logger: Logger
-    /// Well under the one second within which every open page must follow a change.
-    var interval: Duration = .milliseconds(150)
+    /// How long to wait before watching again after the feed broke (a lost connection).
+    var retryDelay: Duration = .seconds(1)
 
-    func run() async throws {
-        var lastVersion = try await watcher.version()
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await feed.watch(refreshAll)
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    logger.warning("could not watch the database for outside writes", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: retryDelay)
+                }
+            }
+        }
+    }
+
+    @Sendable private func refreshAll() async {
+        for part in parts {
             do {
-                let version = try await watcher.version()
-                guard version != lastVersion else { continue }
-                lastVersion = version
-                for part in parts { try await part.refresh() }
+                try await part.refresh()
             } catch {
-                logger.warning("could not check the database for outside writes", metadata: ["error": "\(error)"])
+                logger.warning("could not read an outside write", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -1,0 +1,116 @@
+import Foundation
+import Membership
+import PostgresNIO
+
+/// Accounts and sessions in PostgreSQL: a session made through one server works on every other.
+public struct PostgresAccountStore: AccountStore {
+    private let database: PostgresDatabase
+    private let now: @Sendable () -> Date
+
+    init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
+
+    public func create(username: String, name: String, passwordHash: String, role: Role) async throws -> Account {
+        let createdAt = now()
+        // The unique username decides between two servers creating the same name at once.
+        guard let row = try await database.rows("""
+            INSERT INTO account (username, name, password_hash, role, created_at)
+            VALUES (\(username), \(name), \(passwordHash), \(role.rawValue), \(createdAt.storedValue))
+            ON CONFLICT (username) DO NOTHING RETURNING id
+            """).first
+        else { throw AccountError.usernameTaken(username) }
+        return Account(id: try row.decode(Int64.self), username: username, name: name, role: role, createdAt: createdAt)
+    }
+
+    public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
+        try await database.rows("""
+            SELECT id, username, name, role, created_at, password_hash FROM account WHERE username = \(username)
+            """).first.map { row in
+            (try Self.account(row), try row.makeRandomAccess()[5].decode(String.self))
+        }
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await database.rows("SELECT id, username, name, role, created_at FROM account ORDER BY id").map(Self.account)
+    }
+
+    public func hasStaff() async throws -> Bool {
+        try await !database.rows("SELECT 1 FROM account WHERE role = 'staff' LIMIT 1").isEmpty
+    }
+
+    public func createSession(token: String, accountID: Int64, expires: Date) async throws {
+        try await database.transaction { connection in
+            try await connection.run("DELETE FROM session WHERE expires < \(Date().storedValue)")
+            try await connection.run("""
+                INSERT INTO session (token, account_id, expires) VALUES (\(token), \(accountID), \(expires.storedValue))
+                """)
+        }
+    }
+
+    public func account(sessionToken: String, now: Date) async throws -> Account? {
+        try await database.rows("""
+            SELECT a.id, a.username, a.name, a.role, a.created_at
+            FROM session s JOIN account a ON a.id = s.account_id
+            WHERE s.token = \(sessionToken) AND s.expires > \(now.storedValue)
+            """).first.map(Self.account)
+    }
+
+    public func deleteSession(token: String) async throws {
+        _ = try await database.rows("DELETE FROM session WHERE token = \(token)")
+    }
+
+    public func recordFailedSignIn(username: String, at time: Date) async throws {
+        try await database.transaction { connection in
+            try await connection.run("""
+                DELETE FROM failed_sign_in WHERE time < \(time.addingTimeInterval(-SignInThrottle.window).storedValue)
+                """)
+            try await connection.run("INSERT INTO failed_sign_in (username, time) VALUES (\(username), \(time.storedValue))")
+        }
+    }
+
+    public func failedSignIns(username: String, since: Date) async throws -> [Date] {
+        try await database.rows("""
+            SELECT time FROM failed_sign_in WHERE username = \(username) AND time >= \(since.storedValue) ORDER BY time
+            """).map { Date(storedValue: try $0.decode(Double.self)) }
+    }
+
+    public func clearFailedSignIns(username: String) async throws {
+        _ = try await database.rows("DELETE FROM failed_sign_in WHERE username = \(username)")
+    }
+
+    public func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool {
+        try await database.transaction { connection in
+            let shown = try await connection.rows("""
+                SELECT shown_event_id FROM session WHERE token = \(sessionToken) FOR UPDATE
+                """).first?.decode(Int64?.self)
+            guard shown != eventID else { return true }
+            try await connection.run("UPDATE session SET shown_event_id = \(eventID) WHERE token = \(sessionToken)")
+            return false
+        }
+    }
+
+    public func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws {
+        _ = try await database.rows("""
+            INSERT INTO event_dismissal (event_id, account_id, until) VALUES (\(eventID), \(accountID), \(until.storedValue))
+            ON CONFLICT (event_id, account_id) DO UPDATE SET until = excluded.until
+            """)
+    }
+
+    public func isEventDismissed(_ eventID: Int64, accountID: Int64, at now: Date) async throws -> Bool {
+        try await !database.rows("""
+            SELECT 1 FROM event_dismissal
+            WHERE event_id = \(eventID) AND account_id = \(accountID) AND until > \(now.storedValue)
+            """).isEmpty
+    }
+
+    /// An account from a row that starts with id, username, name, role, created_at.
+    private static func account(_ row: PostgresRow) throws -> Account {
+        let columns = row.makeRandomAccess()
+        return Account(
+            id: try columns[0].decode(Int64.self), username: try columns[1].decode(String.self),
+            name: try columns[2].decode(String.self), role: Role(rawValue: try columns[3].decode(String.self)) ?? .member,
+            createdAt: Date(storedValue: try columns[4].decode(Double.self)))
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import JuiceBar
+import PostgresNIO
+import VendingMachine
+
+/// The shop's tables in PostgreSQL and the seed data of a new shop. The same tables as in
+/// SQLite, named in PostgreSQL's style; moments are seconds since 1970 (double precision) as
+/// there, so both engines give back exactly the times they were given.
+enum PostgresSchema {
+    /// A migration never changes once shipped; new ones are added at the end.
+    static let migrations: [(name: String, apply: @Sendable (PostgresConnection) async throws -> Void)] = [
+        ("shop.v1", createShop),
+    ]
+
+    /// Applies what is missing, holding a lock so that instances starting together take turns;
+    /// each migration is one transaction with its record, so a failed one leaves nothing behind.
+    static func migrate(_ database: PostgresDatabase) async throws {
+        try await database.transaction { connection in
+            try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.migrationLock))")
+            try await connection.run("""
+                CREATE TABLE IF NOT EXISTS schema_migration (
+                    name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            let applied = try await connection.rows("SELECT name FROM schema_migration")
+                .map { try $0.decode(String.self) }
+            for migration in migrations where !applied.contains(migration.name) {
+                try await migration.apply(connection)
+                try await connection.run("INSERT INTO schema_migration (name) VALUES (\(migration.name))")
+            }
+        }
+    }
+
+    @Sendable private static func createShop(_ connection: PostgresConnection) async throws {
+        for statement in shopTables {
+            try await connection.run(PostgresQuery(unsafeSQL: statement))
+        }
+        let now = Date()
+        for (position, fruit) in Menu.seed.fruits.enumerated() {
+            try await PostgresJuiceBarStore.insert(
+                fruit, position: position, count: Menu.seedStockPerFruit, actor: "system", time: now, in: connection)
+        }
+        for (position, juice) in Menu.seed.juices.enumerated() {
+            try await PostgresJuiceBarStore.insert(juice, position: position, in: connection)
+        }
+        let today = Date()
+        for (position, product) in Catalog.products.enumerated() {
+            try await connection.run("""
+                INSERT INTO vending_product (id, position, definition)
+                VALUES (\(product.id), \(position), \(try PostgresVendingStore.encode(product)))
+                """)
+            try await PostgresVendingStore.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: connection)
+        }
+    }
+
+    private static let shopTables = [
+        """
+        CREATE TABLE fruit (
+            id text PRIMARY KEY,
+            name_ko text NOT NULL,
+            name_en text NOT NULL,
+            emoji text NOT NULL,
+            position integer NOT NULL,
+            count integer NOT NULL CHECK (count BETWEEN 0 AND 1000000)
+        )
+        """,
+        """
+        CREATE TABLE juice (
+            id text PRIMARY KEY,
+            name_ko text NOT NULL,
+            name_en text NOT NULL,
+            position integer NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE recipe_ingredient (
+            juice_id text NOT NULL REFERENCES juice(id),
+            fruit_id text NOT NULL REFERENCES fruit(id),
+            amount integer NOT NULL CHECK (amount > 0),
+            position integer NOT NULL,
+            PRIMARY KEY (juice_id, fruit_id)
+        )
+        """,
+        """
+        CREATE TABLE account (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            username text NOT NULL UNIQUE,
+            name text NOT NULL,
+            password_hash text NOT NULL,
+            role text NOT NULL CHECK (role IN ('member', 'staff')),
+            created_at double precision NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE juice_order (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            juice_id text NOT NULL REFERENCES juice(id),
+            time double precision NOT NULL,
+            actor text NOT NULL,
+            account_id bigint REFERENCES account(id)
+        )
+        """,
+        "CREATE INDEX juice_order_account_id ON juice_order(account_id)",
+        """
+        CREATE TABLE stock_ledger (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            time double precision NOT NULL,
+            fruit_id text NOT NULL REFERENCES fruit(id),
+            delta integer NOT NULL,
+            count_after integer NOT NULL,
+            cause text NOT NULL CHECK (cause IN ('order', 'edit', 'delivery')),
+            juice_id text REFERENCES juice(id),
+            order_id bigint REFERENCES juice_order(id),
+            actor text NOT NULL
+        )
+        """,
+        "CREATE INDEX stock_ledger_order_id ON stock_ledger(order_id)",
+        """
+        CREATE TABLE session (
+            token text PRIMARY KEY,
+            account_id bigint NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            expires double precision NOT NULL,
+            shown_event_id bigint
+        )
+        """,
+        """
+        CREATE TABLE failed_sign_in (
+            username text NOT NULL,
+            time double precision NOT NULL
+        )
+        """,
+        "CREATE INDEX failed_sign_in_username ON failed_sign_in(username, time)",
+        """
+        CREATE TABLE event_dismissal (
+            event_id bigint NOT NULL,
+            account_id bigint NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            until double precision NOT NULL,
+            PRIMARY KEY (event_id, account_id)
+        )
+        """,
+        """
+        CREATE TABLE vending_product (
+            id text PRIMARY KEY,
+            position integer NOT NULL,
+            definition text NOT NULL,
+            unsold integer NOT NULL DEFAULT 0 CHECK (unsold >= 0)
+        )
+        """,
+        """
+        CREATE TABLE vending_sale (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            product_id text NOT NULL REFERENCES vending_product(id),
+            price integer NOT NULL CHECK (price >= 0),
+            time double precision NOT NULL,
+            item_id bigint NOT NULL UNIQUE,
+            actor text NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE vending_item (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            product_id text NOT NULL REFERENCES vending_product(id),
+            manufactured double precision NOT NULL,
+            expires double precision NOT NULL,
+            sale_id bigint REFERENCES vending_sale(id)
+        )
+        """,
+        "CREATE INDEX vending_item_unsold ON vending_item(product_id, manufactured, id) WHERE sale_id IS NULL",
+        "CREATE INDEX vending_item_unsold_expiry ON vending_item(expires) WHERE sale_id IS NULL",
+        """
+        CREATE TABLE vending_money (
+            id integer PRIMARY KEY CHECK (id = 1),
+            balance integer NOT NULL CHECK (balance BETWEEN 0 AND 50000),
+            inserted bigint NOT NULL,
+            spent bigint NOT NULL,
+            returned bigint NOT NULL,
+            version bigint NOT NULL,
+            CHECK (inserted = spent + returned + balance)
+        )
+        """,
+        "INSERT INTO vending_money (id, balance, inserted, spent, returned, version) VALUES (1, 0, 0, 0, 0, 0)",
+        """
+        CREATE TABLE vending_money_ledger (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            time double precision NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('insert', 'spend', 'return')),
+            amount integer NOT NULL,
+            balance_after integer NOT NULL,
+            actor text NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE image (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            content_type text NOT NULL,
+            bytes bytea NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE news (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            title text NOT NULL,
+            body text NOT NULL,
+            image_id bigint REFERENCES image(id),
+            registered_at double precision NOT NULL
+        )
+        """,
+        "CREATE INDEX news_registered_at ON news(registered_at)",
+        """
+        CREATE TABLE event (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            title text NOT NULL,
+            body text NOT NULL,
+            image_id bigint REFERENCES image(id),
+            starts double precision NOT NULL,
+            ends double precision NOT NULL
+        )
+        """,
+    ]
+}

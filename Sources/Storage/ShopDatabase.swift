@@ -1,0 +1,52 @@
+import Foundation
+
+/// Tells a process when another one (the CLI, another server) has committed a change, so that
+/// what it holds in memory can be read again.
+public protocol ChangeFeed: Sendable {
+    /// Calls `changed` once as soon as it is watching (what changed before is read then), and
+    /// again after commits made elsewhere, until the task is cancelled or the feed breaks (then
+    /// it throws and the caller may watch again). Changes that arrive while `changed` runs are
+    /// folded into one more call.
+    func watch(_ changed: @escaping @Sendable () async -> Void) async throws
+}
+
+/// Everything the shop keeps, on the engine its location names: a SQLite file by default, or a
+/// PostgreSQL database shared by several servers when the location is a `postgres://` URL.
+/// Nothing above this type knows which engine it has.
+public struct ShopDatabase: Sendable {
+    public let juiceBar: any JuiceBarStore
+    public let vending: any VendingStore
+    public let accounts: any AccountStore
+    public let content: any ContentStore
+    /// Commits made by other processes.
+    public let changes: any ChangeFeed
+    private let closeConnections: @Sendable () async -> Void
+
+    /// Opens (creating and migrating as needed) the database at `location`.
+    /// `now` is the clock the stores stamp orders, accounts and sessions with.
+    public static func open(_ location: String, now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
+        if let url = try PostgresLocation(location) {
+            let database = try await PostgresDatabase(url)
+            return ShopDatabase(
+                juiceBar: PostgresJuiceBarStore(database: database, now: now),
+                vending: PostgresVendingStore(database: database),
+                accounts: PostgresAccountStore(database: database, now: now),
+                content: PostgresContentStore(database: database),
+                changes: database.changeFeed,
+                closeConnections: { await database.close() })
+        }
+        let database = try SQLiteDatabase(path: location)
+        return ShopDatabase(
+            juiceBar: SQLiteJuiceBarStore(database: database, now: now),
+            vending: SQLiteVendingStore(database: database),
+            accounts: SQLiteAccountStore(database: database, now: now),
+            content: SQLiteContentStore(database: database),
+            changes: try database.makeChangeWatcher(),
+            closeConnections: {})
+    }
+
+    /// Ends the connections to a database server; a SQLite file needs nothing.
+    public func close() async {
+        await closeConnections()
+    }
+}
