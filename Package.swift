@@ -76,7 +76,17 @@ let package = Package(
         .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
         .testTarget(name: "MembershipTests", dependencies: ["Membership"]),
         .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine", "JuiceBar"]),
-        .testTarget(name: "StorageTests", dependencies: ["JuiceBar", "Storage", "VendingMachine"]),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "JuiceBar",
+                "Membership",
+                "Storage",
+                "VendingMachine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "AppTests",
             dependencies: [

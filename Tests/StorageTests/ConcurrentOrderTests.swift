@@ -3,12 +3,13 @@ import JuiceBar
 import Storage
 import Testing
 
-/// Many orders at once, through two separate connections pools on one file (as two processes
-/// would have), then the totals must reconcile exactly.
+/// Many orders at once, through two separate connection pools on one database (as two
+/// processes or servers would have), then the totals must reconcile exactly.
 @Suite struct ConcurrentOrderTests {
-    @Test func concurrentOrdersNeverOversellAndAlwaysReconcile() async throws {
-        let file = try TemporaryDatabase()
-        let stores = [try file.juiceBar(), try file.juiceBar()]
+    @Test(arguments: Engine.available)
+    func concurrentOrdersNeverOversellAndAlwaysReconcile(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let stores = [shop.juiceBar, try await shop.reopen().juiceBar]
         let menu = Menu.seed
         for fruit in menu.fruits { _ = try await stores[0].setStock(fruit.id, to: 100, actor: "test") }
         let initial = try await stores[0].stock().stock

@@ -3,15 +3,8 @@ import JuiceBar
 import Storage
 import Testing
 
-@Suite struct SQLiteJuiceBarStoreTests {
-    let file: TemporaryDatabase
-    let store: SQLiteJuiceBarStore
-
-    init() throws {
-        file = try TemporaryDatabase()
-        store = try file.juiceBar()
-    }
-
+/// What every engine's `JuiceBarStore` must do; each test runs on each engine.
+@Suite struct JuiceBarStoreContractTests {
     /// Everything a refused operation must leave as it was.
     struct Snapshot: Equatable {
         let stock: Stock
@@ -19,17 +12,23 @@ import Testing
         let ledger: [LedgerEntry]
     }
 
-    func snapshot() async throws -> Snapshot {
+    func snapshot(_ store: any JuiceBarStore) async throws -> Snapshot {
         Snapshot(stock: try await store.stock().stock, orders: try await store.orders(limit: nil),
                  ledger: try await store.ledger(limit: nil))
     }
 
-    @Test func aNewShopHasTheSeedMenuAndTenOfEachFruit() async throws {
+    @Test(arguments: Engine.available)
+    func aNewShopHasTheSeedMenuAndTenOfEachFruit(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         #expect(try await store.menu() == Menu.seed)
         #expect(try await store.stock().stock == Stock(["strawberry": 10, "banana": 10, "pineapple": 10, "kiwi": 10, "mango": 10]))
     }
 
-    @Test func anOrderDeductsTheRecipeAndRecordsOrderAndLedger() async throws {
+    @Test(arguments: Engine.available)
+    func anOrderDeductsTheRecipeAndRecordsOrderAndLedger(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         let receipt = try await store.order("strawberryBananaJuice", actor: "test")
         #expect(receipt.stock.stock["strawberry"] == 0)
         #expect(receipt.stock.stock["banana"] == 9)
@@ -40,15 +39,21 @@ import Testing
         #expect(entries.allSatisfy { $0.cause == .order && $0.orderID == receipt.order.id && $0.actor == "test" })
     }
 
-    @Test func aShortageChangesNothing() async throws {
-        let before = try await snapshot()
+    @Test(arguments: Engine.available)
+    func aShortageChangesNothing(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let before = try await snapshot(store)
         let refusal = await #expect(throws: OutOfStock.self) { try await store.order("strawberryJuice", actor: "test") }
         #expect(refusal?.shortages == [Shortage(fruit: "strawberry", needed: 16, available: 10)])
-        #expect(try await snapshot() == before)
+        #expect(try await snapshot(store) == before)
     }
 
-    @Test func badInputIsRefusedAndChangesNothing() async throws {
-        let before = try await snapshot()
+    @Test(arguments: Engine.available)
+    func badInputIsRefusedAndChangesNothing(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let before = try await snapshot(store)
         await #expect(throws: JuiceBarError.unknownJuice("lemonJuice")) { try await store.order("lemonJuice", actor: "t") }
         await #expect(throws: JuiceBarError.unknownFruit("grape")) { try await store.setStock("grape", to: 1, actor: "t") }
         await #expect(throws: JuiceBarError.countOutOfRange(-1)) { try await store.setStock("kiwi", to: -1, actor: "t") }
@@ -58,10 +63,13 @@ import Testing
         await #expect(throws: JuiceBarError.countOutOfRange(1_000_005)) {
             try await store.deliver("kiwi", count: 999_995, actor: "t")
         }
-        #expect(try await snapshot() == before)
+        #expect(try await snapshot(store) == before)
     }
 
-    @Test func editsAndDeliveriesAreLedgeredWithTheirCause() async throws {
+    @Test(arguments: Engine.available)
+    func editsAndDeliveriesAreLedgeredWithTheirCause(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         _ = try await store.setStock("kiwi", to: 4, actor: "admin")
         let stock = try await store.deliver("kiwi", count: 20, actor: "admin").stock
         #expect(stock["kiwi"] == 24)
@@ -71,7 +79,10 @@ import Testing
         #expect(entries.map(\.countAfter) == [24, 4])
     }
 
-    @Test func theLedgerExplainsEveryCount() async throws {
+    @Test(arguments: Engine.available)
+    func theLedgerExplainsEveryCount(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         _ = try await store.order("mangoKiwiJuice", actor: "t")
         _ = try await store.setStock("banana", to: 3, actor: "t")
         _ = try await store.deliver("mango", count: 7, actor: "t")
@@ -79,11 +90,14 @@ import Testing
         #expect(Stock(sums) == (try await store.stock().stock))
     }
 
-    @Test func newFruitsAndJuicesAreDataThatOutlivesTheProcess() async throws {
+    @Test(arguments: Engine.available)
+    func newFruitsAndJuicesAreDataThatOutlivesTheProcess(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         _ = try await store.addFruit(Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇"), count: 9, actor: "t")
         _ = try await store.addJuice(Juice(id: "grapeJuice", name: .init(ko: "포도쥬스", en: "Grape Juice"),
                                            recipe: [.init(fruit: "grape", amount: 3)]))
-        let reopened = try file.juiceBar()
+        let reopened = try await shop.reopen().juiceBar
         #expect(try await reopened.menu().juices.last?.id == "grapeJuice")
         #expect(try await reopened.order("grapeJuice", actor: "t").stock.stock["grape"] == 6)
         await #expect(throws: JuiceBarError.duplicate("grapeJuice")) {
@@ -92,7 +106,10 @@ import Testing
         }
     }
 
-    @Test func listsAreNewestFirstAndLimited() async throws {
+    @Test(arguments: Engine.available)
+    func listsAreNewestFirstAndLimited(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         for juice: JuiceID in ["bananaJuice", "kiwiJuice", "mangoJuice"] { _ = try await store.order(juice, actor: "t") }
         #expect(try await store.orders(limit: nil).map(\.juice) == ["mangoJuice", "kiwiJuice", "bananaJuice"])
         #expect(try await store.orders(limit: 1).map(\.juice) == ["mangoJuice"])
@@ -100,8 +117,11 @@ import Testing
     }
 }
 
-extension SQLiteJuiceBarStoreTests {
-    @Test func everyStockChangeRaisesTheVersion() async throws {
+extension JuiceBarStoreContractTests {
+    @Test(arguments: Engine.available)
+    func everyStockChangeRaisesTheVersion(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
         let initial = try await store.stock().version
         let afterOrder = try await store.order("kiwiJuice", actor: "t").stock.version
         let afterEdit = try await store.setStock("kiwi", to: 9, actor: "t").version

@@ -3,24 +3,24 @@ import Storage
 import Testing
 import VendingMachine
 
-@Suite struct SQLiteVendingStoreTests {
-    let file: TemporaryDatabase
-    let store: SQLiteVendingStore
-    let now = Date()
+/// What every engine's `VendingStore` must do; each test runs on each engine.
+@Suite struct VendingStoreContractTests {
+    let now = TestShop.now()
 
-    init() throws {
-        file = try TemporaryDatabase()
-        store = SQLiteVendingStore(database: try SQLiteDatabase(path: file.path))
-    }
-
-    @Test func aNewMachineHoldsFiveOfEachAndNoMoney() async throws {
+    @Test(arguments: Engine.available)
+    func aNewMachineHoldsFiveOfEachAndNoMoney(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
         let state = try await store.state(at: now)
         #expect(state.products.count == 9)
         #expect(state.products.allSatisfy { $0.stock == 5 && $0.expired == 0 })
         #expect(state.money == MoneyTotals())
     }
 
-    @Test func aPurchaseTakesTheOldestItemAndThePrice() async throws {
+    @Test(arguments: Engine.available)
+    func aPurchaseTakesTheOldestItemAndThePrice(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
         _ = try await store.restock("cola", count: 1, manufactured: now.addingTimeInterval(-10 * 86_400), actor: "t", at: now)
         _ = try await store.insert(5_000, actor: "t", at: now)
         let receipt = try await store.purchase("cola", actor: "t", at: now)
@@ -32,7 +32,10 @@ import VendingMachine
         #expect(try await store.sales().first { $0.product == "cola" } == ProductSales(product: "cola", units: 1, won: 2_000))
     }
 
-    @Test func refusalsChangeNothing() async throws {
+    @Test(arguments: Engine.available)
+    func refusalsChangeNothing(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
         let before = try await store.state(at: now)
         await #expect(throws: VendingError.insufficientBalance(price: 2_000, balance: 0)) {
             try await store.purchase("cola", actor: "t", at: now)
@@ -46,7 +49,10 @@ import VendingMachine
         #expect(try await store.history(limit: nil).isEmpty)
     }
 
-    @Test func soldOutAndExpiredOnlyAreRefusedWithTheirReason() async throws {
+    @Test(arguments: Engine.available)
+    func soldOutAndExpiredOnlyAreRefusedWithTheirReason(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
         for _ in 0..<2 { _ = try await store.insert(10_000, actor: "t", at: now) }
         for _ in 0..<5 { _ = try await store.purchase("bananaMilk", actor: "t", at: now) }
         await #expect(throws: VendingError.soldOut("bananaMilk")) { try await store.purchase("bananaMilk", actor: "t", at: now) }
@@ -58,7 +64,10 @@ import VendingMachine
         #expect(try await store.expiredItems(at: now).map(\.product) == ["bananaMilk", "bananaMilk"])
     }
 
-    @Test func changeEmptiesTheBalance() async throws {
+    @Test(arguments: Engine.available)
+    func changeEmptiesTheBalance(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
         _ = try await store.insert(5_000, actor: "t", at: now)
         _ = try await store.insert(1_000, actor: "t", at: now)
         _ = try await store.purchase("georgia", actor: "t", at: now)
@@ -69,10 +78,13 @@ import VendingMachine
         #expect(receipt.state.money.isConserved)
     }
 
-    /// Many customers at once on one machine, through two connection pools: money is never lost
+    /// Many customers at once on one machine, through two connection pools (two servers): money is never lost
     /// or made and the balance never goes below zero.
-    @Test func concurrentUseConservesMoney() async throws {
-        let other = SQLiteVendingStore(database: try SQLiteDatabase(path: file.path))
+    @Test(arguments: Engine.available)
+    func concurrentUseConservesMoney(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
+        let other = try await shop.reopen().vending
         for product in Catalog.products { _ = try await store.restock(product.id, count: 50, manufactured: now, actor: "t", at: now) }
         let stores = [store, other]
         let outcomes = try await withThrowingTaskGroup(of: (inserted: Int, spent: Int).self) { group in

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import PostgresNIO
+@testable import Storage
+import Testing
+
+/// The engines every storage contract test runs on: SQLite always, and PostgreSQL when the
+/// test script has started one (`$JUICEMAKER_TEST_POSTGRES_URL`, a superuser's URL).
+enum Engine: String, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["JUICEMAKER_TEST_POSTGRES_URL"]
+    static let available: [Engine] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
+    var testDescription: String { rawValue }
+}
+
+/// A shop on a database of its own, new and empty but for the migrations' seed data.
+struct TestShop: Sendable {
+    let location: String
+    let database: ShopDatabase
+    /// Removes a SQLite test file's folder when the last copy of the shop is gone.
+    private let folder: TemporaryFolder?
+
+    var juiceBar: any JuiceBarStore { database.juiceBar }
+    var vending: any VendingStore { database.vending }
+    var accounts: any AccountStore { database.accounts }
+    var content: any ContentStore { database.content }
+
+    init(_ engine: Engine) async throws {
+        switch engine {
+        case .sqlite:
+            let folder = try TemporaryFolder()
+            self.folder = folder
+            location = folder.url.appendingPathComponent("shop.sqlite").path
+        case .postgres:
+            folder = nil
+            location = try await Self.newPostgresDatabase()
+        }
+        database = try await ShopDatabase.open(location, now: Self.now)
+    }
+
+    /// The same database opened again, as another process or server would.
+    func reopen() async throws -> ShopDatabase {
+        try await ShopDatabase.open(location, now: Self.now)
+    }
+
+    /// The time in whole seconds: a moment the stores keep as seconds since 1970 comes back
+    /// exactly only then (`Date` counts from 2001, and the shift rounds away sub-microseconds).
+    @Sendable static func now() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded())
+    }
+
+    /// Creates a database on the test server and returns its URL.
+    private static func newPostgresDatabase() async throws -> String {
+        let serverURL = try #require(Engine.postgresURL)
+        let name = "jm_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let server = try #require(try PostgresLocation(serverURL))
+        let client = PostgresClient(configuration: server.configuration, backgroundLogger: Logger(label: "test"))
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        var url = try #require(URLComponents(string: serverURL))
+        url.path = "/" + name
+        return try #require(url.string)
+    }
+}
+
+/// A temporary folder, removed when no one holds it any more.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("juicemaker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
