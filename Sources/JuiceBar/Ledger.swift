@@ -10,6 +10,37 @@ public enum StockChangeCause: String, Codable, Sendable, CaseIterable {
     case delivery
 }
 
+/// A change staff make to one fruit's count: set it (an edit) or add what arrived (a delivery).
+public enum StockChange: Hashable, Sendable {
+    case set(Int)
+    case deliver(Int)
+
+    public var cause: StockChangeCause {
+        switch self {
+        case .set: .edit
+        case .deliver: .delivery
+        }
+    }
+
+    /// Checks the number given, before anything is read.
+    public func validate() throws(JuiceBarError) {
+        switch self {
+        case .set(let count), .deliver(let count): try StockLimits.validate(count: count)
+        }
+    }
+
+    /// The count this change makes of `current`; a delivery must keep it within bounds.
+    public func apply(to current: Int) throws(JuiceBarError) -> Int {
+        switch self {
+        case .set(let count):
+            return count
+        case .deliver(let count):
+            try StockLimits.validate(count: current + count)
+            return current + count
+        }
+    }
+}
+
 /// One change of one fruit's count: enough to explain the stock of any moment.
 public struct LedgerEntry: Hashable, Codable, Sendable {
     public var id: Int64

@@ -32,11 +32,8 @@ public protocol JuiceBarStore: Sendable {
     /// `member` links the order to a member's account.
     func order(_ juice: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt
 
-    /// Staff set a fruit's count (the stepper, a stock edit).
-    func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot
-
-    /// Fruit arrived: adds to the count, which must stay within bounds.
-    func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot
+    /// Changes one fruit's count as staff asked, with its ledger entry.
+    func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot
 
     func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu
     func addJuice(_ juice: Juice) async throws -> Menu
@@ -52,6 +49,16 @@ extension JuiceBarStore {
     /// An order at the counter, linked to no member.
     public func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt {
         try await order(juice, actor: actor, member: nil)
+    }
+
+    /// Staff set a fruit's count (the stepper, a stock edit).
+    public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
+        try await change(fruit, by: .set(count), actor: actor)
+    }
+
+    /// Fruit arrived: adds to the count, which must stay within bounds.
+    public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot {
+        try await change(fruit, by: .deliver(count), actor: actor)
     }
 
     public func orders(limit: Int?) async throws -> [Order] {

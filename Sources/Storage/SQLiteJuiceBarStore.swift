@@ -46,20 +46,6 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         }
     }
 
-    public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
-        try StockLimits.validate(count: count)
-        return try await change(fruit, cause: .edit, actor: actor) { _ in count }
-    }
-
-    public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot {
-        try StockLimits.validate(count: count)
-        return try await change(fruit, cause: .delivery, actor: actor) { current in
-            let total = current + count
-            try StockLimits.validate(count: total)
-            return total
-        }
-    }
-
     public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
         try StockLimits.validate(count: count)
         let time = now()
@@ -106,19 +92,16 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         }
     }
 
-    /// Changes one fruit's count to what `newCount` makes of the current one, with its ledger entry.
-    private func change(
-        _ fruit: FruitID, cause: StockChangeCause, actor: String,
-        newCount: @escaping @Sendable (Int) throws -> Int
-    ) async throws -> StockSnapshot {
+    public func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot {
+        try change.validate()
         let time = now()
         return try await database.writer.write { db in
             _ = try Self.fetchMenu(db).requireFruit(fruit)
             var stock = try Self.fetchStock(db)
             let before = stock[fruit]
-            stock[fruit] = try newCount(before)
+            stock[fruit] = try change.apply(to: before)
             try Self.write(count: stock[fruit], of: fruit, in: db)
-            try Self.record(fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit], cause: cause,
+            try Self.record(fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit], cause: change.cause,
                             juice: nil, orderID: nil, actor: actor, time: time, in: db)
             return StockSnapshot(stock: stock, version: db.lastInsertedRowID)
         }

@@ -61,20 +61,6 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         }
     }
 
-    public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
-        try StockLimits.validate(count: count)
-        return try await change(fruit, cause: .edit, actor: actor) { _ in count }
-    }
-
-    public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot {
-        try StockLimits.validate(count: count)
-        return try await change(fruit, cause: .delivery, actor: actor) { current in
-            let total = current + count
-            try StockLimits.validate(count: total)
-            return total
-        }
-    }
-
     public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
         try StockLimits.validate(count: count)
         let time = now()
@@ -122,20 +108,17 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         }
     }
 
-    /// Changes one fruit's count to what `newCount` makes of the current one, with its ledger entry.
-    private func change(
-        _ fruit: FruitID, cause: StockChangeCause, actor: String,
-        newCount: @escaping @Sendable (Int) throws -> Int
-    ) async throws -> StockSnapshot {
+    public func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot {
+        try change.validate()
         let time = now()
         return try await database.write(.fruitStock) { connection in
             var stock = try await Self.fetchStock(connection)
             guard let before = stock.counts[fruit] else { throw JuiceBarError.unknownFruit(fruit.rawValue) }
-            stock[fruit] = try newCount(before)
+            stock[fruit] = try change.apply(to: before)
             try await Self.write(count: stock[fruit], of: fruit, in: connection)
             let version = try await Self.record(
                 LedgerEntry(id: 0, time: time, fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit],
-                            cause: cause, juice: nil, orderID: nil, actor: actor),
+                            cause: change.cause, juice: nil, orderID: nil, actor: actor),
                 in: connection)
             return StockSnapshot(stock: stock, version: version)
         }
