@@ -31,7 +31,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         for database in openedDatabases.withLock({ $0 }) { await database.close() }
         if let error = failure {
             var code = exitCode(for: error)
-            if error is StorageError { code = ExitCode(2) }
+            if case StorageError.invalidLocation = error { code = ExitCode(2) }
             if code == .failure && !(error is ExitCode) { code = ExitCode(3) }
             let message = message(for: error)
             if !message.isEmpty {

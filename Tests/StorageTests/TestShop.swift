@@ -56,7 +56,7 @@ struct TestShop: Sendable {
         let serverURL = try #require(Engine.postgresURL)
         let name = "jm_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         let server = try #require(try PostgresLocation(serverURL))
-        let client = PostgresClient(configuration: server.configuration, backgroundLogger: Logger(label: "test"))
+        let client = PostgresClient(configuration: server.clientConfiguration, backgroundLogger: Logger(label: "test"))
         let running = Task { await client.run() }
         defer { running.cancel() }
         try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))

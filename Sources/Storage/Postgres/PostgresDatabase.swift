@@ -2,10 +2,22 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A `postgres://user:password@host:port/database` URL, read into a client configuration.
+/// A `postgres://user:password@host:port/database` URL, read into client configurations.
 /// `?sslmode=disable|prefer|require` chooses TLS as libpq does (default: prefer).
 struct PostgresLocation {
-    let configuration: PostgresClient.Configuration
+    enum TLSMode: String {
+        case disable, prefer, require
+    }
+
+    let host: String
+    let port: Int
+    let username: String
+    let password: String?
+    let database: String?
+    let tls: TLSMode
+
+    /// host:port/database, for messages (never the password).
+    var server: String { "\(host):\(port)/\(database ?? username)" }
 
     /// Nil when `location` is not a PostgreSQL URL (it is then a SQLite file's path).
     init?(_ location: String) throws {
@@ -13,28 +25,46 @@ struct PostgresLocation {
         guard let url = URLComponents(string: location), let host = url.host, !host.isEmpty,
               let username = url.user, !username.isEmpty
         else { throw StorageError.invalidLocation("expected postgres://user:password@host:port/database") }
-        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-        let tls: PostgresClient.Configuration.TLS
-        switch url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require": tls = .require(.makeClientConfiguration())
-        case let mode: throw StorageError.invalidLocation("sslmode must be disable, prefer or require, not \(mode)")
+        let mode = url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? TLSMode.prefer.rawValue
+        guard let tls = TLSMode(rawValue: mode) else {
+            throw StorageError.invalidLocation("sslmode must be disable, prefer or require, not \(mode)")
         }
-        configuration = PostgresClient.Configuration(
-            host: host, port: url.port ?? 5432,
-            username: username.removingPercentEncoding ?? username,
-            password: url.password.map { $0.removingPercentEncoding ?? $0 },
-            database: database.isEmpty ? nil : database, tls: tls)
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        self.host = host
+        self.port = url.port ?? 5432
+        self.username = username.removingPercentEncoding ?? username
+        self.password = url.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.isEmpty ? nil : database
+        self.tls = tls
+    }
+
+    var clientConfiguration: PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS = switch self.tls {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+        return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS = switch self.tls {
+        case .disable: .disable
+        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
 }
 
 public enum StorageError: Error, CustomStringConvertible, Equatable {
     case invalidLocation(String)
+    case unreachable(String)
 
     public var description: String {
         switch self {
         case .invalidLocation(let reason): "invalid database URL: \(reason)"
+        case .unreachable(let reason): reason
         }
     }
 }
@@ -68,13 +98,44 @@ final class PostgresDatabase: Sendable {
         // (it warns when the first lease races the start of `run()`, which is harmless).
         logger.logLevel = .error
         self.logger = logger
-        client = PostgresClient(configuration: location.configuration, backgroundLogger: logger)
+        try await Self.checkConnection(to: location, logger: logger)
+        client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
         running = Task { [client] in await client.run() }
         do {
-            try await PostgresSchema.migrate(self)
+            try await migrate(within: Self.startTimeout, server: location.server)
         } catch {
             await close()
             throw error
+        }
+    }
+
+    /// Connects once: a refused connection or a wrong password is told at once and plainly
+    /// (the pool would retry it quietly, and its errors hide the server's words).
+    private static func checkConnection(to location: PostgresLocation, logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+            try await connection.close()
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            throw StorageError.unreachable("could not connect to PostgreSQL at \(location.server): \(reason)")
+        }
+    }
+
+    /// How long a server may take to answer at start before the shop gives up on it.
+    static let startTimeout: Duration = .seconds(15)
+
+    /// Migrates, or fails once `timeout` has passed: the client would otherwise keep trying to
+    /// connect for ever, and a mistyped host should end `serve` with a reason, not hang it.
+    private func migrate(within timeout: Duration, server: String) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await PostgresSchema.migrate(self) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw StorageError.unreachable("PostgreSQL at \(server) did not answer within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
         }
     }
 
