@@ -54,9 +54,10 @@ def server(request):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    shop = getattr(item, "juicemaker_server", None)
-    if report.failed and shop is not None and report.when == "call":
-        report.sections.append(("juicemaker server log", shop.log_tail()))
+    shops = getattr(item, "juicemaker_servers", None) or [getattr(item, "juicemaker_server", None)]
+    if report.failed and report.when == "call":
+        for shop in filter(None, shops):
+            report.sections.append(("juicemaker server log", shop.log_tail()))
 
 
 @pytest.fixture(scope="session")

@@ -1,22 +1,30 @@
 """Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data, a running server, signing in,
 an HTTP client for the API and checks of its answers.
 
-The tests drive a real `juicemaker serve` process on 127.0.0.1 with a fresh SQLite file each time.
+The tests drive a real `juicemaker serve` process on 127.0.0.1 with a fresh SQLite file each time (or a
+PostgreSQL database, given as `database_url`).
 """
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import urlparse
 
+import pytest
 import requests
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +55,23 @@ JUICE_NAMES_KO = {
 }
 JUICES = list(JUICE_NAMES_KO)
 SEED_STOCK = {fruit: 10 for fruit in FRUITS}
+RECIPES = {  # fruit each juice of the seed menu takes
+    "strawberryBananaJuice": {"strawberry": 10, "banana": 1},
+    "mangoKiwiJuice": {"mango": 2, "kiwi": 1},
+    "strawberryJuice": {"strawberry": 16},
+    "bananaJuice": {"banana": 2},
+    "pineappleJuice": {"pineapple": 2},
+    "kiwiJuice": {"kiwi": 3},
+    "mangoJuice": {"mango": 3},
+}
+
+
+def deducted(juices):
+    """Fruit taken by these orders, by recipe."""
+    total = Counter()
+    for juice in juices:
+        total.update(RECIPES[juice])
+    return total
 
 
 def server_binary() -> Path:
@@ -63,13 +88,14 @@ def free_port() -> int:
 
 @dataclass
 class ShopServer:
-    """One `juicemaker serve` process with its own temporary database."""
+    """One `juicemaker serve` process with its own temporary database, or the given postgres:// URL."""
 
     binary: Path
     workdir: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
     exit_seconds: float | None = None  # how long it took to exit after SIGTERM
+    database_url: str | None = None  # a postgres:// URL, which several servers may share
 
     @property
     def url(self) -> str:
@@ -77,7 +103,7 @@ class ShopServer:
 
     @property
     def database(self) -> str:
-        return str(self.workdir / "shop.sqlite")
+        return self.database_url or str(self.workdir / "shop.sqlite")
 
     @property
     def log_path(self) -> Path:
@@ -254,3 +280,112 @@ def assert_sign_in_cookies(response: requests.Response) -> None:
         attributes = [part.strip().lower() for part in cookie.split(";")]
         assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
         assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"
+
+
+# --- live updates (server-sent events) ------------------------------------------------------------
+
+@contextmanager
+def open_live_stream(server) -> Iterator[requests.Response]:
+    """GET /api/live as a stream. On the way out the socket is shut down first, so that a thread blocked
+    reading it returns at once (closing alone would wait for that read's timeout)."""
+    stream = requests.get(server.url + "/api/live", stream=True, timeout=(3, 15),
+                          headers={"Accept": "text/event-stream"})
+    try:
+        yield stream
+    finally:
+        connection = getattr(stream.raw, "connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        stream.close()
+
+
+def read_lines_into(stream: requests.Response, lines: queue.Queue) -> threading.Thread:
+    def read():
+        try:
+            for line in stream.iter_lines(chunk_size=1):
+                lines.put(line.decode("utf-8", "replace"))
+        except Exception:  # the stream is closed when the test ends
+            pass
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader
+
+
+# --- many clients at once -------------------------------------------------------------------------
+
+@dataclass
+class Call:
+    kind: str  # what the test calls it: insert, buy, change, order...
+    argument: object
+    status: int | None
+    body: object
+    error: str | None = None
+
+
+class Clients:
+    """One requests.Session per worker thread."""
+
+    def __init__(self, base_url: str, timeout: float = 30):
+        self.base_url = base_url
+        self.timeout = timeout
+        self.local = threading.local()
+        self.sessions: list[requests.Session] = []
+        self.lock = threading.Lock()
+
+    def session(self) -> requests.Session:
+        session = getattr(self.local, "session", None)
+        if session is None:
+            session = requests.Session()
+            self.local.session = session
+            with self.lock:
+                self.sessions.append(session)
+        return session
+
+    def call(self, kind: str, argument, method: str, path: str, json=None) -> Call:
+        try:
+            response = self.session().request(method, self.base_url + path, json=json, timeout=self.timeout)
+        except requests.RequestException as error:
+            return Call(kind, argument, None, None, f"{type(error).__name__}: {error}")
+        try:
+            body = response.json()
+        except ValueError:
+            body = response.text[:300]
+        return Call(kind, argument, response.status_code, body)
+
+    def close(self):
+        for session in self.sessions:
+            session.close()
+
+
+def run_all(tasks, workers: int, deadline_s: float = 60) -> list[Call]:
+    """Runs the tasks (each returns a list of Calls) on `workers` threads; fails past `deadline_s`."""
+    started = time.monotonic()
+    executor = ThreadPoolExecutor(max_workers=workers)
+    try:
+        futures = [executor.submit(task) for task in tasks]
+        done, not_done = wait(futures, timeout=deadline_s, return_when=FIRST_EXCEPTION)
+        for future in done:
+            future.result()  # re-raises a bug in the test itself
+        if not_done:
+            pytest.fail(f"{len(not_done)} of {len(futures)} tasks were still running after {deadline_s} s")
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    elapsed = time.monotonic() - started
+    print(f"{len(tasks)} tasks on {workers} threads in {elapsed:.1f} s")
+    return [call for future in futures for call in future.result()]
+
+
+def error_code(call: Call):
+    return call.body.get("error") if isinstance(call.body, dict) else None
+
+
+def check_no_failures(calls: list[Call]) -> None:
+    broken = [call for call in calls if call.error is not None]
+    assert not broken, f"{len(broken)} requests got no answer, e.g. {broken[:3]}"
+    server_errors = [call for call in calls if call.status >= 500]
+    assert not server_errors, f"{len(server_errors)} answers were 5xx, e.g. {server_errors[:3]}"

@@ -1,19 +1,14 @@
 """JuiceMaker's HTTP API, checked with plain HTTP requests against a real server (no browser)."""
 from __future__ import annotations
 
-import json
 import queue
 import re
-import socket
-import threading
 import time
-from contextlib import contextmanager
-from typing import Iterator
 
 import pytest
-import requests
 
-from e2e_support import JUICES, SEED_STOCK, ServerProblem, ShopApi, assert_error, assert_sign_in_cookies
+from e2e_support import (JUICES, SEED_STOCK, ServerProblem, ShopApi, assert_error, assert_sign_in_cookies,
+                         open_live_stream, read_lines_into)
 
 
 class Api(ShopApi):
@@ -181,38 +176,6 @@ def test_signing_out_ends_the_session(staff):
 
 
 # --- live updates (server-sent events) ------------------------------------------------------------
-
-@contextmanager
-def open_live_stream(server) -> Iterator[requests.Response]:
-    """GET /api/live as a stream. On the way out the socket is shut down first, so that a thread blocked
-    reading it returns at once (closing alone would wait for that read's timeout)."""
-    stream = requests.get(server.url + "/api/live", stream=True, timeout=(3, 15),
-                          headers={"Accept": "text/event-stream"})
-    try:
-        yield stream
-    finally:
-        connection = getattr(stream.raw, "connection", None)
-        sock = getattr(connection, "sock", None)
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-        stream.close()
-
-
-def read_lines_into(stream: requests.Response, lines: queue.Queue) -> threading.Thread:
-    def read():
-        try:
-            for line in stream.iter_lines(chunk_size=1):
-                lines.put(line.decode("utf-8", "replace"))
-        except Exception:  # the stream is closed when the test ends
-            pass
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    return reader
-
 
 def test_live_stream_sends_the_new_stock_after_an_order(server, api):
     with open_live_stream(server) as stream:

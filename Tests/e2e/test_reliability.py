@@ -14,25 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from e2e_support import FRUITS, REPO, ShopServer, make_server_workdir, server_binary
-
-RECIPES = {
-    "strawberryBananaJuice": {"strawberry": 10, "banana": 1},
-    "mangoKiwiJuice": {"mango": 2, "kiwi": 1},
-    "strawberryJuice": {"strawberry": 16},
-    "bananaJuice": {"banana": 2},
-    "pineappleJuice": {"pineapple": 2},
-    "kiwiJuice": {"kiwi": 3},
-    "mangoJuice": {"mango": 3},
-}
-
-
-def deducted(juices):
-    """Fruit taken by these orders, by recipe."""
-    total = Counter()
-    for juice in juices:
-        total.update(RECIPES[juice])
-    return total
+from e2e_support import FRUITS, RECIPES, REPO, ShopServer, deducted, make_server_workdir, server_binary
 
 
 def ledger_sums(server):

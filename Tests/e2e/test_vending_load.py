@@ -4,96 +4,16 @@ once against one real server. Afterwards every won and every can must be account
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import Counter
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 
-import pytest
-import requests
-
+from e2e_support import Clients, check_no_failures, error_code, run_all
 from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 WORKERS = 48
 PURCHASES = 200
 CHANGE_RETURNS = 12
-DEADLINE_S = 60
-REQUEST_TIMEOUT_S = 30
 RESTOCK = 100
 NOT_RESTOCKED = "fanta"  # left at five cans, so that sold-out refusals race too
-
-
-@dataclass
-class Call:
-    kind: str  # insert, buy, change
-    argument: object
-    status: int | None
-    body: object
-    error: str | None = None
-
-
-class Clients:
-    """One requests.Session per worker thread."""
-
-    def __init__(self, base_url: str):
-        self.base_url = base_url
-        self.local = threading.local()
-        self.sessions: list[requests.Session] = []
-        self.lock = threading.Lock()
-
-    def session(self) -> requests.Session:
-        session = getattr(self.local, "session", None)
-        if session is None:
-            session = requests.Session()
-            self.local.session = session
-            with self.lock:
-                self.sessions.append(session)
-        return session
-
-    def call(self, kind: str, argument, method: str, path: str, json=None) -> Call:
-        try:
-            response = self.session().request(method, self.base_url + path, json=json, timeout=REQUEST_TIMEOUT_S)
-        except requests.RequestException as error:
-            return Call(kind, argument, None, None, f"{type(error).__name__}: {error}")
-        try:
-            body = response.json()
-        except ValueError:
-            body = response.text[:300]
-        return Call(kind, argument, response.status_code, body)
-
-    def close(self):
-        for session in self.sessions:
-            session.close()
-
-
-def run_all(tasks, workers: int) -> list[Call]:
-    """Runs the tasks (each returns a list of Calls) on `workers` threads; fails past DEADLINE_S."""
-    started = time.monotonic()
-    executor = ThreadPoolExecutor(max_workers=workers)
-    try:
-        futures = [executor.submit(task) for task in tasks]
-        done, not_done = wait(futures, timeout=DEADLINE_S, return_when=FIRST_EXCEPTION)
-        for future in done:
-            future.result()  # re-raises a bug in the test itself
-        if not_done:
-            pytest.fail(f"{len(not_done)} of {len(futures)} tasks were still running after {DEADLINE_S} s")
-    finally:
-        executor.shutdown(wait=False, cancel_futures=True)
-    elapsed = time.monotonic() - started
-    print(f"{len(tasks)} tasks on {workers} threads in {elapsed:.1f} s")
-    return [call for future in futures for call in future.result()]
-
-
-def error_code(call: Call):
-    return call.body.get("error") if isinstance(call.body, dict) else None
-
-
-def check_no_failures(calls: list[Call]) -> None:
-    broken = [call for call in calls if call.error is not None]
-    assert not broken, f"{len(broken)} requests got no answer, e.g. {broken[:3]}"
-    server_errors = [call for call in calls if call.status >= 500]
-    assert not server_errors, f"{len(server_errors)} answers were 5xx, e.g. {server_errors[:3]}"
 
 
 def test_concurrent_inserts_purchases_and_change_account_for_every_won_and_can(server):
