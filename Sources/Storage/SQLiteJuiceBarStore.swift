@@ -130,7 +130,7 @@ extension SQLiteJuiceBarStore {
     static func fetchStock(_ db: Database) throws -> Stock {
         var stock = Stock()
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, count FROM fruit")) {
-            stock[FruitID(row["id"])] = row["count"]
+            stock[FruitID(row[0])] = row[1]
         }
         return stock
     }
