@@ -23,6 +23,28 @@ struct JuiceBarAPI {
         let order: Order
         let stock: Stock
         let version: Int64
+
+        /// What `apiEncoder` would write, written directly (see `JSONText`).
+        var json: ByteBuffer {
+            var text = JSONText()
+            text.beginObject()
+            text.key("order")
+            text.beginObject()
+            text.key("actor"); text.string(order.actor)
+            text.key("id"); text.integer(order.id)
+            text.key("juice"); text.string(order.juice.rawValue)
+            text.key("time"); text.date(order.time)
+            text.endObject()
+            text.key("stock")
+            text.beginObject()
+            for (fruit, count) in stock.counts.sorted(by: { $0.key < $1.key }) {
+                text.key(fruit.rawValue); text.integer(count)
+            }
+            text.endObject()
+            text.key("version"); text.integer(version)
+            text.endObject()
+            return text.buffer
+        }
     }
 
     struct StockEdit: Decodable { let count: Int }
@@ -42,9 +64,9 @@ struct JuiceBarAPI {
         api.post("orders") { request, context in
             let body = try await request.decodeJSON(OrderRequest.self)
             let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id)
-            return Response.json(
-                OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version),
-                status: .created)
+            let answer = OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version)
+            return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: answer.json))
         }
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()

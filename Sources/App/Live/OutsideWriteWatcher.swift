@@ -29,8 +29,10 @@ struct OutsideWriteWatcher: Service {
         for part in parts {
             do {
                 try await part.refresh()
-            } catch {
+            } catch where !Task.isCancelled {
                 logger.warning("could not read an outside write", metadata: ["error": "\(error)"])
+            } catch {
+                return  // shutting down
             }
         }
     }

@@ -1,0 +1,27 @@
+import Foundation
+import JuiceBar
+import NIOCore
+import Testing
+@testable import App
+
+/// The order answer is written by hand for speed; it must say exactly what JSONEncoder would.
+@Suite struct JSONTextTests {
+    static let answers = [
+        JuiceBarAPI.OrderBody(
+            order: Order(id: 42, juice: "mangoJuice", time: Date(timeIntervalSince1970: 1_795_000_000.75), actor: "guest"),
+            stock: Stock(["strawberry": 10, "banana": 0, "mango": 1_000_000]), version: 7),
+        JuiceBarAPI.OrderBody(
+            order: Order(id: 1, juice: "odd\"juice\\", time: Date(timeIntervalSince1970: 0), actor: "member:김\n\u{01}탭\t"),
+            stock: Stock(), version: Int64.max),
+    ]
+
+    @Test(arguments: answers)
+    func theHandWrittenAnswerIsWhatTheEncoderWrites(answer: JuiceBarAPI.OrderBody) throws {
+        let written = Data(buffer: answer.json)
+        let encoded = try apiEncoder.encode(answer)
+        let parsedWritten = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+        let parsedEncoded = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        #expect(parsedWritten != nil && parsedWritten == parsedEncoded,
+                "\(String(decoding: written, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
+    }
+}
