@@ -384,6 +384,17 @@ def error_code(call: Call):
     return call.body.get("error") if isinstance(call.body, dict) else None
 
 
+def unexpected_machine_answers(inserts: list[Call], buys: list[Call], changes: list[Call]) -> list[Call]:
+    """Vending answers the contract does not allow: an insert is taken or refused at the cap, a
+    purchase sells or is refused for the balance or an empty slot, change is always given."""
+    unexpected = [call for call in inserts
+                  if not (call.status == 200 or (call.status == 409 and error_code(call) == "balance_cap"))]
+    unexpected += [call for call in buys if not (call.status == 201 or (
+        call.status == 409 and error_code(call) in ("insufficient_balance", "sold_out")))]
+    unexpected += [call for call in changes if call.status != 200]
+    return unexpected
+
+
 def check_no_failures(calls: list[Call]) -> None:
     broken = [call for call in calls if call.error is not None]
     assert not broken, f"{len(broken)} requests got no answer, e.g. {broken[:3]}"

@@ -25,7 +25,7 @@ import pytest
 
 from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ServerProblem, ShopApi, ShopServer,
                          assert_error, check_no_failures, deducted, error_code, free_port, make_server_workdir,
-                         open_live_stream, read_lines_into, run_all, server_binary)
+                         open_live_stream, read_lines_into, run_all, server_binary, unexpected_machine_answers)
 from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 POSTGRES_URL_VARIABLE = "JUICEMAKER_TEST_POSTGRES_URL"
@@ -263,11 +263,7 @@ def check_the_fruit_reconciles(shops, orders, stocked) -> None:
 def check_the_machine_reconciles(shops, by_kind, prices, cans_before) -> None:
     a, _ = shops
     inserts, buys, changes = by_kind["insert"], by_kind["buy"], by_kind["change"]
-    unexpected = [call for call in inserts
-                  if not (call.status == 200 or (call.status == 409 and error_code(call) == "balance_cap"))]
-    unexpected += [call for call in buys if not (call.status == 201 or (
-        call.status == 409 and error_code(call) in ("insufficient_balance", "sold_out")))]
-    unexpected += [call for call in changes if call.status != 200]
+    unexpected = unexpected_machine_answers(inserts, buys, changes)
     assert not unexpected, f"{len(unexpected)} unexpected answers from the machine, e.g. {unexpected[:5]}"
 
     taken_in = [call for call in inserts if call.status == 200]
