@@ -75,15 +75,15 @@ public final class SQLiteChangeWatcher: ChangeFeed {
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    public func watch(_ changed: @escaping @Sendable () async -> Void) async throws {
+    public func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {
         var lastVersion = try await version()
-        await changed()
+        try await changed()
         while !Task.isCancelled {
             try await Task.sleep(for: interval)
             let version = try await version()
             guard version != lastVersion else { continue }
             lastVersion = version
-            await changed()
+            try await changed()
         }
     }
 

@@ -7,7 +7,8 @@ public protocol ChangeFeed: Sendable {
     /// again after commits made elsewhere, until the task is cancelled or the feed breaks (then
     /// it throws and the caller may watch again). Changes that arrive while `changed` runs are
     /// folded into one more call.
-    func watch(_ changed: @escaping @Sendable () async -> Void) async throws
+    /// When `changed` throws (the change could not be read), watching ends with its error.
+    func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws
 }
 
 /// Everything the shop keeps, on the engine its location names: a SQLite file by default, or a

@@ -18,22 +18,16 @@ struct OutsideWriteWatcher: Service {
                     try await feed.watch(refreshAll)
                 } catch {
                     guard !Task.isCancelled else { return }
-                    logger.warning("could not watch the database for outside writes", metadata: ["error": "\(error)"])
+                    // Watching again starts with a full read, so a change whose read failed is not lost.
+                    logger.warning("could not follow the database's outside writes; watching again",
+                                   metadata: ["error": "\(error)"])
                     try? await Task.sleep(for: retryDelay)
                 }
             }
         }
     }
 
-    @Sendable private func refreshAll() async {
-        for part in parts {
-            do {
-                try await part.refresh()
-            } catch where !Task.isCancelled {
-                logger.warning("could not read an outside write", metadata: ["error": "\(error)"])
-            } catch {
-                return  // shutting down
-            }
-        }
+    @Sendable private func refreshAll() async throws {
+        for part in parts { try await part.refresh() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Storage
 import JuiceBar
 import Membership
 import VendingMachine
@@ -86,6 +87,8 @@ extension APIError {
             }
         case let error as HTTPError:
             self.init(error.status, Self.code(for: error.status), error.body ?? error.status.reasonPhrase)
+        case StorageError.busy(let reason):
+            self.init(.serviceUnavailable, "busy", reason)
         default:
             self.init(.internalServerError, "internal", "something went wrong on our side")
         }

@@ -3,10 +3,13 @@ import Logging
 import PostgresNIO
 
 /// A `postgres://user:password@host:port/database` URL, read into client configurations.
-/// `?sslmode=disable|prefer|require` chooses TLS as libpq does (default: prefer).
+/// `?sslmode=` chooses TLS as libpq does: `disable`, `prefer` (the default: TLS when the server
+/// offers it), `require` (TLS always), neither checking the certificate; `verify-full` checks the
+/// certificate and the host name.
 struct PostgresLocation {
     enum TLSMode: String {
         case disable, prefer, require
+        case verifyFull = "verify-full"
     }
 
     let host: String
@@ -27,31 +30,46 @@ struct PostgresLocation {
         else { throw StorageError.invalidLocation("expected postgres://user:password@host:port/database") }
         let mode = url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? TLSMode.prefer.rawValue
         guard let tls = TLSMode(rawValue: mode) else {
-            throw StorageError.invalidLocation("sslmode must be disable, prefer or require, not \(mode)")
+            throw StorageError.invalidLocation("sslmode must be disable, prefer, require or verify-full, not \(mode)")
         }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         self.host = host
         self.port = url.port ?? 5432
-        self.username = username.removingPercentEncoding ?? username
-        self.password = url.password.map { $0.removingPercentEncoding ?? $0 }
+        // URLComponents has decoded %-escapes already.
+        self.username = username
+        self.password = url.password
         self.database = database.isEmpty ? nil : database
         self.tls = tls
+    }
+
+    /// The TLS settings for `prefer`, `require` and `verify-full`.
+    private var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if tls != .verifyFull { configuration.certificateVerification = .none }
+        return configuration
     }
 
     var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS = switch self.tls {
         case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
+        case .prefer: .prefer(tlsConfiguration)
+        case .require, .verifyFull: .require(tlsConfiguration)
         }
-        return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        // A session that stops in the middle of a transaction (a paused VM, a lost network)
+        // would hold its part's lock for every instance; the server ends it instead.
+        configuration.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", "30s"), ("statement_timeout", "30s"),
+        ]
+        return configuration
     }
 
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS = switch self.tls {
         case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+        case .require, .verifyFull: .require(try NIOSSLContext(configuration: tlsConfiguration))
         }
         return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
@@ -60,11 +78,13 @@ struct PostgresLocation {
 public enum StorageError: Error, CustomStringConvertible, Equatable {
     case invalidLocation(String)
     case unreachable(String)
+    /// The database could not take the write in time; nothing was changed.
+    case busy(String)
 
     public var description: String {
         switch self {
         case .invalidLocation(let reason): "invalid database URL: \(reason)"
-        case .unreachable(let reason): reason
+        case .unreachable(let reason), .busy(let reason): reason
         }
     }
 }
@@ -102,7 +122,7 @@ final class PostgresDatabase: Sendable {
         client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
         running = Task { [client] in await client.run() }
         do {
-            try await migrate(within: Self.startTimeout, server: location.server)
+            try await PostgresSchema.migrate(self)
         } catch {
             await close()
             throw error
@@ -122,23 +142,6 @@ final class PostgresDatabase: Sendable {
         }
     }
 
-    /// How long a server may take to answer at start before the shop gives up on it.
-    static let startTimeout: Duration = .seconds(15)
-
-    /// Migrates, or fails once `timeout` has passed: the client would otherwise keep trying to
-    /// connect for ever, and a mistyped host should end `serve` with a reason, not hang it.
-    private func migrate(within timeout: Duration, server: String) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await PostgresSchema.migrate(self) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw StorageError.unreachable("PostgreSQL at \(server) did not answer within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
-    }
-
     func close() async {
         running.cancel()
         await running.value
@@ -146,9 +149,11 @@ final class PostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction; it commits when `body` returns and rolls back when it
     /// throws, and the error `body` threw is the one that comes out.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(
+        _ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await client.withConnection { connection in
-            try await connection.run("BEGIN")
+            try await connection.run(begin)
             do {
                 let result = try await body(connection)
                 try await connection.run("COMMIT")
@@ -163,23 +168,30 @@ final class PostgresDatabase: Sendable {
     /// Reads in one transaction that sees a single moment of the database, however many
     /// statements it takes.
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction { connection in
-            try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            return try await body(connection)
-        }
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
     }
 
     /// Runs `body` in one transaction that holds `part`'s lock from its start: every instance's
-    /// writes to that part follow one another, so each reads the state the last one committed.
-    /// Other instances are told of the change when it commits.
+    /// writes to that part follow one another, so each reads the state the last one committed
+    /// (READ COMMITTED whatever the server's default, so each statement sees the newest commit).
+    /// Other instances are told of the change when it commits. A write that cannot get the lock
+    /// within `lockTimeout` (another instance stuck holding it) fails as `StorageError.busy`.
     func write<T: Sendable>(_ part: Part, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction { connection in
-            try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue))")
-            let result = try await body(connection)
-            try await connection.run("SELECT pg_notify(\(Self.channel), \(instance))")
-            return result
+        do {
+            return try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
+                try await connection.run("SELECT set_config('lock_timeout', \(Self.lockTimeout), true)")
+                try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue))")
+                let result = try await body(connection)
+                try await connection.run("SELECT pg_notify(\(Self.channel), \(instance))")
+                return result
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
+            throw StorageError.busy("the shop's database is busy; try again")
         }
     }
+
+    /// How long a write waits for its part's lock.
+    static let lockTimeout = "5s"
 
     /// Reads with one statement, outside any explicit transaction.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
@@ -198,28 +210,46 @@ final class PostgresDatabase: Sendable {
 /// Commits made through other instances (or the CLI), heard with `LISTEN`.
 struct PostgresChangeFeed: ChangeFeed {
     let database: PostgresDatabase
+    static let probeInterval: Duration = .seconds(30)
 
-    func watch(_ changed: @escaping @Sendable () async -> Void) async throws {
+    func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {
         // One pending call at most: notifications that arrive while `changed` runs fold into it.
         let (pending, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { signal.finish() }
                 try await database.client.withConnection { connection in
-                    try await connection.listen(on: PostgresDatabase.channel) { notifications in
-                        // Listening now: whatever changed before is read once.
-                        signal.yield()
-                        for try await notification in notifications where notification.payload != database.instance {
-                            signal.yield()
+                    try await withThrowingTaskGroup(of: Void.self) { listening in
+                        listening.addTask {
+                            try await connection.listen(on: PostgresDatabase.channel) { notifications in
+                                // Listening now: whatever changed before is read once.
+                                signal.yield()
+                                for try await notification in notifications
+                                where notification.payload != database.instance {
+                                    signal.yield()
+                                }
+                            }
                         }
+                        // A listening connection sends nothing, so a network that drops it would
+                        // go unnoticed; a query now and then finds out (and the watch starts over).
+                        listening.addTask {
+                            while true {
+                                try await Task.sleep(for: PostgresChangeFeed.probeInterval)
+                                try await connection.run("SELECT 1")
+                            }
+                        }
+                        defer { listening.cancelAll() }
+                        try await listening.next()
                     }
                 }
             }
             group.addTask {
-                for await _ in pending { await changed() }
+                for await _ in pending { try await changed() }
             }
+            defer { group.cancelAll() }
             try await group.next()
-            group.cancelAll()
+            // Either side ending while still watched means the connection is gone.
+            if !Task.isCancelled { throw StorageError.unreachable("the PostgreSQL connection listening for changes ended") }
         }
     }
 }
