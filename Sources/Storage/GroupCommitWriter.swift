@@ -10,8 +10,9 @@ import Synchronization
 final class GroupCommitWriter: Sendable {
     /// A write waiting for its turn.
     private struct Job: Sendable {
-        /// Runs the write in its savepoint and returns how to answer once the commit is known.
-        let attempt: @Sendable (Database) -> Answer
+        /// Runs the write in its savepoint and returns how to answer once the commit is known;
+        /// throws only when the savepoint could not be undone, and the group must roll back.
+        let attempt: @Sendable (Database) throws -> Answer
         /// Answers with an error: the transaction as a whole failed.
         let fail: @Sendable (any Error) -> Void
     }
@@ -46,6 +47,8 @@ final class GroupCommitWriter: Sendable {
                     do {
                         let result = try Self.inSavepoint(db) { try body(db) }
                         return Answer { continuation.resume(returning: result) }
+                    } catch let failure as SavepointFailure {
+                        throw failure.rollbackError
                     } catch {
                         return Answer { continuation.resume(throwing: error) }
                     }
@@ -65,6 +68,8 @@ final class GroupCommitWriter: Sendable {
     /// Runs `body` in a savepoint of the group's transaction: kept when it returns, undone when
     /// it throws. The statements are prepared once per connection, not once per write as
     /// GRDB's `inSavepoint` does; at thousands of writes a second that shows.
+    /// The write's own error comes out; a savepoint that cannot be undone comes out as a
+    /// `SavepointFailure`, since then the whole group's transaction must roll back.
     private static func inSavepoint<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         try db.cachedStatement(sql: "SAVEPOINT write").execute()
         do {
@@ -72,10 +77,18 @@ final class GroupCommitWriter: Sendable {
             try db.cachedStatement(sql: "RELEASE SAVEPOINT write").execute()
             return result
         } catch {
-            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT write").execute()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT write").execute()
+            do {
+                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT write").execute()
+                try db.cachedStatement(sql: "RELEASE SAVEPOINT write").execute()
+            } catch let rollbackError {
+                throw SavepointFailure(rollbackError: rollbackError)
+            }
             throw error
         }
+    }
+
+    private struct SavepointFailure: Error {
+        let rollbackError: any Error
     }
 
     /// Commits groups until no write is waiting.
@@ -86,7 +99,7 @@ final class GroupCommitWriter: Sendable {
                     var answers: [Answer] = []
                     answers.reserveCapacity(group.count)
                     try db.inTransaction(.immediate) {
-                        answers = group.map { $0.attempt(db) }
+                        answers = try group.map { try $0.attempt(db) }
                         return .commit
                     }
                     return answers
