@@ -88,7 +88,9 @@ public struct AccountService: Sendable {
         do {
             _ = try await signUp(username: "admin", password: chosen, name: "Admin", role: .staff)
         } catch AccountError.usernameTaken {
-            // Another server on the same database created it a moment ago.
+            // Another server on the same database created it a moment ago; a member who took
+            // the name would leave the shop without staff, which must not pass unnoticed.
+            guard try await store.hasStaff() else { throw AccountError.usernameTaken("admin") }
             return
         }
         if password == nil {
