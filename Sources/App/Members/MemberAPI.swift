@@ -31,30 +31,32 @@ struct MemberAPI {
         let end: String
     }
 
-    /// Encodes a missing image as `"imageURL": null`, so clients always find the field.
+    /// An image's address, written as `null` when there is none, so clients always find the field
+    /// (a synthesized `Optional` would leave the key out).
+    struct ImageURL: Encodable {
+        let path: String?
+
+        init(_ imageID: Int64?) { path = imageID.map(imagePath) }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let path { try container.encode(path) } else { try container.encodeNil() }
+        }
+    }
+
     struct NewsBody: Encodable {
         let id: Int64
         let title: String
         let body: String
-        let imageURL: String?
+        let imageURL: ImageURL
         let registeredAt: Date
+
         init(_ item: NewsItem) {
             id = item.id
             title = item.title
             body = item.body
-            imageURL = item.imageID.map(imagePath)
+            imageURL = ImageURL(item.imageID)
             registeredAt = item.registeredAt
-        }
-
-        enum CodingKeys: CodingKey { case id, title, body, imageURL, registeredAt }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(body, forKey: .body)
-            try container.encode(imageURL, forKey: .imageURL)
-            try container.encode(registeredAt, forKey: .registeredAt)
         }
     }
 
@@ -62,28 +64,17 @@ struct MemberAPI {
         let id: Int64
         let title: String
         let body: String
-        let imageURL: String?
+        let imageURL: ImageURL
         let start: Date
         let end: Date
+
         init(_ event: ShopEvent) {
             id = event.id
             title = event.title
             body = event.body
-            imageURL = event.imageID.map(imagePath)
+            imageURL = ImageURL(event.imageID)
             start = event.start
             end = event.end
-        }
-
-        enum CodingKeys: CodingKey { case id, title, body, imageURL, start, end }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(body, forKey: .body)
-            try container.encode(imageURL, forKey: .imageURL)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
         }
     }
 
