@@ -130,22 +130,26 @@ def test_concurrent_inserts_stop_exactly_at_the_cap(server):
     assert machine["totals"]["inserted"] == BALANCE_CAP
 
 
+def buy_all_at_once(server, product: str, buyers: int) -> Counter:
+    """`buyers` customers press buy for `product` at the same moment; counts their (status, error) answers."""
+    clients = Clients(server.url)
+
+    def buy():
+        return [clients.call("buy", product, "POST", "/api/vending/purchases", {"product": product})]
+
+    try:
+        calls = run_all([buy] * buyers, buyers)
+    finally:
+        clients.close()
+    check_no_failures(calls)
+    return Counter((call.status, error_code(call)) for call in calls)
+
+
 def test_concurrent_buyers_of_the_last_five_colas_get_five(server):
     api = VendingApi(server.url)
     api.insert_ok(10_000, 10_000, 10_000, 10_000, 10_000)
     price = api.prices()["cola"]
-    clients = Clients(server.url)
-
-    def buy():
-        return [clients.call("buy", "cola", "POST", "/api/vending/purchases", {"product": "cola"})]
-
-    try:
-        calls = run_all([buy] * 40, 40)
-    finally:
-        clients.close()
-
-    check_no_failures(calls)
-    statuses = Counter((call.status, error_code(call)) for call in calls)
+    statuses = buy_all_at_once(server, "cola", buyers=40)
     assert statuses == {(201, None): START_STOCK, (409, "sold_out"): 40 - START_STOCK}, statuses
     machine = api.machine()
     assert {product["id"]: product["stock"] for product in machine["products"]}["cola"] == 0
@@ -158,18 +162,7 @@ def test_concurrent_buyers_cannot_spend_more_than_the_balance(server):
     api.insert_ok(5_000)
     price = api.prices()["georgia"]  # 5,000 won pays for floor(5000 / price) of them
     affordable = 5_000 // price
-    clients = Clients(server.url)
-
-    def buy():
-        return [clients.call("buy", "georgia", "POST", "/api/vending/purchases", {"product": "georgia"})]
-
-    try:
-        calls = run_all([buy] * 32, 32)
-    finally:
-        clients.close()
-
-    check_no_failures(calls)
-    statuses = Counter((call.status, error_code(call)) for call in calls)
+    statuses = buy_all_at_once(server, "georgia", buyers=32)
     assert statuses[(201, None)] == min(affordable, START_STOCK), statuses
     assert set(statuses) <= {(201, None), (409, "insufficient_balance"), (409, "sold_out")}, statuses
     machine = api.machine()
