@@ -20,9 +20,8 @@ public struct SQLiteVendingStore: VendingStore {
 
         func products(_ db: Database) throws -> [Product] {
             if let known = products.withLock({ $0 }) { return known }
-            let loaded = try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position").map {
-                try JSONDecoder().decode(Product.self, from: Data($0.utf8))
-            }
+            let loaded = try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position")
+                .map(Product.init(storedDefinition:))
             products.withLock { $0 = loaded }
             return loaded
         }
@@ -81,7 +80,7 @@ public struct SQLiteVendingStore: VendingStore {
             let today = Date()
             for (position, product) in Catalog.products.enumerated() {
                 try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition) VALUES (?, ?, ?)",
-                               arguments: [product.id, position, try Self.encode(product)])
+                               arguments: [product.id, position, try product.storedDefinition()])
                 try Self.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
             }
         }
@@ -175,10 +174,6 @@ public struct SQLiteVendingStore: VendingStore {
 // MARK: - Rows
 
 extension SQLiteVendingStore {
-    static func encode(_ product: Product) throws -> String {
-        String(decoding: try JSONEncoder().encode(product), as: UTF8.self)
-    }
-
     static func fetchMoney(_ db: Database) throws -> MoneyTotals {
         let row = try Row.fetchOne(db, sql: "SELECT * FROM vendingMoney WHERE id = 1")!
         return MoneyTotals(balance: row["balance"], inserted: row["inserted"], spent: row["spent"], returned: row["returned"])

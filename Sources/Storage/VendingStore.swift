@@ -50,3 +50,15 @@ public protocol VendingStore: Sendable {
     func expiredItems(at now: Date) async throws -> [Item]
     func sales() async throws -> [ProductSales]
 }
+
+extension Product {
+    /// A product as the vending tables keep it: its whole definition as JSON text, since
+    /// the three levels of beverage properties differ by category.
+    func storedDefinition() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    init(storedDefinition: String) throws {
+        self = try JSONDecoder().decode(Product.self, from: Data(storedDefinition.utf8))
+    }
+}

@@ -44,13 +44,12 @@ enum PostgresSchema {
         for (position, juice) in Menu.seed.juices.enumerated() {
             try await PostgresJuiceBarStore.insert(juice, position: position, in: connection)
         }
-        let today = Date()
         for (position, product) in Catalog.products.enumerated() {
             try await connection.run("""
                 INSERT INTO vending_product (id, position, definition)
-                VALUES (\(product.id), \(position), \(try PostgresVendingStore.encode(product)))
+                VALUES (\(product.id), \(position), \(try product.storedDefinition()))
                 """)
-            try await PostgresVendingStore.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: connection)
+            try await PostgresVendingStore.addItems(of: product, count: Catalog.startingCount, manufactured: now, in: connection)
         }
     }
 

@@ -21,7 +21,7 @@ public struct PostgresVendingStore: VendingStore {
         func products(_ connection: PostgresConnection) async throws -> [Product] {
             if let known = products.withLock({ $0 }) { return known }
             let loaded = try await connection.rows("SELECT definition FROM vending_product ORDER BY position").map {
-                try JSONDecoder().decode(Product.self, from: Data(try $0.decode(String.self).utf8))
+                try Product(storedDefinition: try $0.decode(String.self))
             }
             products.withLock { $0 = loaded }
             return loaded
@@ -155,10 +155,6 @@ public struct PostgresVendingStore: VendingStore {
 // MARK: - Rows
 
 extension PostgresVendingStore {
-    static func encode(_ product: Product) throws -> String {
-        String(decoding: try JSONEncoder().encode(product), as: UTF8.self)
-    }
-
     static func fetchMoney(_ connection: PostgresConnection) async throws -> MoneyTotals {
         let (balance, inserted, spent, returned) = try await connection.row(
             "SELECT balance, inserted, spent, returned FROM vending_money WHERE id = 1"
