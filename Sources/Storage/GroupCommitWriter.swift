@@ -27,6 +27,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let pool: DatabasePool
+    private let file: DatabaseFile
     private let queue = Mutex(Queue())
     /// Where groups are committed: a thread of its own, so waiting for the disk never holds up
     /// a thread of Swift's small cooperative pool, and no async hop is paid per group.
@@ -34,8 +35,9 @@ final class GroupCommitWriter: Sendable {
     /// The most writes one transaction takes, so that one group never holds the lock for long.
     static let maximumGroup = 512
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, file: DatabaseFile) {
         self.pool = pool
+        self.file = file
     }
 
     /// Runs `body` as part of the next group commit and returns its result once committed.
@@ -48,12 +50,13 @@ final class GroupCommitWriter: Sendable {
                         let result = try Self.inSavepoint(db) { try body(db) }
                         return Answer { continuation.resume(returning: result) }
                     } catch let failure as SavepointFailure {
-                        throw failure.rollbackError
+                        throw failure.groupError
                     } catch {
-                        return Answer { continuation.resume(throwing: error) }
+                        let reported = Self.reported(error)
+                        return Answer { continuation.resume(throwing: reported) }
                     }
                 },
-                fail: { continuation.resume(throwing: $0) })
+                fail: { continuation.resume(throwing: Self.reported($0)) })
             let startDraining = queue.withLock { queue in
                 queue.jobs.append(job)
                 defer { queue.isDraining = true }
@@ -81,20 +84,35 @@ final class GroupCommitWriter: Sendable {
                 try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT write").execute()
                 try db.cachedStatement(sql: "RELEASE SAVEPOINT write").execute()
             } catch let rollbackError {
-                throw SavepointFailure(rollbackError: rollbackError)
+                throw SavepointFailure(writeError: error, rollbackError: rollbackError)
             }
             throw error
         }
     }
 
     private struct SavepointFailure: Error {
+        let writeError: any Error
         let rollbackError: any Error
+
+        /// What the whole group is told. A full disk makes SQLite abort the transaction, and so
+        /// the rollback to the savepoint fails: the full disk is the reason worth telling.
+        var groupError: any Error {
+            let reported = GroupCommitWriter.reported(writeError)
+            return reported is StorageError ? reported : rollbackError
+        }
+    }
+
+    /// A full disk is a storage error the API can name (503 `storage_full`); others pass as they are.
+    private static func reported(_ error: any Error) -> any Error {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL { return StorageError.full }
+        return error
     }
 
     /// Commits groups until no write is waiting.
     private func drain() {
         while let group = nextGroup() {
             do {
+                try file.verifyInPlace()
                 let answers = try pool.writeWithoutTransaction { db in
                     var answers: [Answer] = []
                     answers.reserveCapacity(group.count)

@@ -13,18 +13,63 @@ public final class SQLiteDatabase: Sendable {
     /// How long a write waits for another process's transaction before giving up.
     static let busyTimeout: TimeInterval = 30
 
+    /// Opens the shop at `path`, creating it when no file is there. A file that is there but is
+    /// not a SQLite database (an empty one included) is refused: it is never silently replaced.
     public init(path: String) throws {
         self.path = path
+        try Self.refuseUnusableFile(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
-            // An answered write survives a power cut, not only a crash: WAL with a sync at every commit.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
-        writer = GroupCommitWriter(pool: pool)
+        try Self.syncEveryCommit(pool)
+        guard let file = DatabaseFile(path: path) else { throw StorageError.lost("\(path) vanished while it was opened") }
+        writer = GroupCommitWriter(pool: pool, file: file)
         try Self.migrate(pool)
+    }
+
+    /// An answered write must survive a power cut, not only a crash: in WAL mode that takes
+    /// `synchronous=FULL` (a sync of the log at every commit). It is set on the writer, the one
+    /// connection that commits, after GRDB's WAL set-up, which sets NORMAL; and read back, so a
+    /// shop whose commits would not be synced refuses to open.
+    private static func syncEveryCommit(_ pool: DatabasePool) throws {
+        let level = try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 0
+        }
+        guard level >= fullSynchronous else {
+            throw StorageError.unusable("SQLite reports synchronous=\(level) on the writer; the shop needs FULL (2) or EXTRA (3)")
+        }
+    }
+
+    /// SQLite's number for `synchronous = FULL`.
+    static let fullSynchronous = 2
+
+    /// What `PRAGMA synchronous` says on the connection that commits.
+    func writerSynchronousLevel() throws -> Int {
+        try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 0 }
+    }
+
+    /// A missing file is a new shop; anything else must already be a SQLite database. A file
+    /// is empty for a moment while another process creates the shop (SQLite writes the header
+    /// when it turns WAL on), so an empty one is given that moment before it is refused.
+    private static func refuseUnusableFile(at path: String) throws {
+        var header = Data()
+        for attempt in 0..<20 {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return }
+            header = try handle.read(upToCount: 16) ?? Data()
+            try? handle.close()
+            guard header.isEmpty else { break }
+            if attempt < 19 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        guard !header.isEmpty else {
+            throw StorageError.unusable("\(path) is an empty file, not a shop; move it away to start a new shop there")
+        }
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw StorageError.unusable("\(path) is not a SQLite database")
+        }
     }
 
     /// GRDB checks which migrations are applied before it takes the write lock, so two processes

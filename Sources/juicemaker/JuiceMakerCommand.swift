@@ -32,6 +32,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         if let error = failure {
             var code = exitCode(for: error)
             if case StorageError.invalidLocation = error { code = ExitCode(2) }
+            if case StorageError.unusable = error { code = ExitCode(2) }
             if code == .failure && !(error is ExitCode) { code = ExitCode(3) }
             let message = message(for: error)
             if !message.isEmpty {

@@ -24,6 +24,10 @@ public struct APIError: Error, Sendable {
     static let forbidden = APIError(.forbidden, "forbidden", "staff only")
     static let invalidCredentials = APIError(.unauthorized, "invalid_credentials", "wrong username or password")
 
+    /// Too much is waiting already (password checks, connections); nothing was done.
+    static let busy = APIError(.serviceUnavailable, "busy", "the shop is busy; try again in a moment",
+                               details: ["retryAfter": .int(1)])
+
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
 
     static func tooManyAttempts(retryAfter seconds: TimeInterval) -> APIError {
@@ -89,6 +93,10 @@ extension APIError {
             self.init(error.status, Self.code(for: error.status), error.body ?? error.status.reasonPhrase)
         case StorageError.busy(let reason):
             self.init(.serviceUnavailable, "busy", reason)
+        case StorageError.full:
+            self.init(.serviceUnavailable, "storage_full", StorageError.full.description)
+        case StorageError.lost(let reason):
+            self.init(.serviceUnavailable, "storage_lost", reason)
         default:
             self.init(.internalServerError, "internal", "something went wrong on our side")
         }

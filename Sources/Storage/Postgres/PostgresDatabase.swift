@@ -58,9 +58,11 @@ struct PostgresLocation {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         // A session that stops in the middle of a transaction (a paused VM, a lost network)
-        // would hold its part's lock for every instance; the server ends it instead.
+        // would hold its part's lock for every instance; the server ends it instead. And a
+        // commit is answered only once it is on disk, whatever the server's default says.
         configuration.options.additionalStartupParameters = [
             ("idle_in_transaction_session_timeout", "30s"), ("statement_timeout", "30s"),
+            ("synchronous_commit", "on"),
         ]
         return configuration
     }
@@ -72,20 +74,6 @@ struct PostgresLocation {
         case .require, .verifyFull: .require(try NIOSSLContext(configuration: tlsConfiguration))
         }
         return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
-    }
-}
-
-public enum StorageError: Error, CustomStringConvertible, Equatable {
-    case invalidLocation(String)
-    case unreachable(String)
-    /// The database could not take the write in time; nothing was changed.
-    case busy(String)
-
-    public var description: String {
-        switch self {
-        case .invalidLocation(let reason): "invalid database URL: \(reason)"
-        case .unreachable(let reason), .busy(let reason): reason
-        }
     }
 }
 
@@ -111,6 +99,8 @@ final class PostgresDatabase: Sendable {
 
     /// Held while migrating, so instances starting together migrate one after another.
     static let migrationLock: Int64 = 74_100_000
+    /// With a hash of the username: sign-in attempts for one username take turns.
+    static let signInLock: Int32 = 74_100_003
 
     init(_ location: PostgresLocation) async throws {
         var logger = Logger(label: "juicemaker.postgres")
@@ -122,6 +112,7 @@ final class PostgresDatabase: Sendable {
         client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
         running = Task { [client] in await client.run() }
         do {
+            try await requireSynchronousCommit()
             try await PostgresSchema.migrate(self)
         } catch {
             await close()
@@ -139,6 +130,15 @@ final class PostgresDatabase: Sendable {
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
             throw StorageError.unreachable("could not connect to PostgreSQL at \(location.server): \(reason)")
+        }
+    }
+
+    /// Reads back what the sessions really run with: a server or pooler that ignored the
+    /// start-up setting would answer writes before they are on disk, so the shop refuses to start.
+    private func requireSynchronousCommit() async throws {
+        let setting = try await row("SHOW synchronous_commit").decode(String.self)
+        guard setting == "on" else {
+            throw StorageError.unusable("PostgreSQL sessions run with synchronous_commit=\(setting); the shop needs on")
         }
     }
 
