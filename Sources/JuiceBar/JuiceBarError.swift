@@ -8,6 +8,8 @@ public enum JuiceBarError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidIdentifier(String)
     case duplicate(String)
     case emptyName
+    /// A name holds a character text may not (NUL).
+    case invalidText(String)
     case emptyRecipe
 
     /// A short machine-readable code: the API's `error` field.
@@ -21,6 +23,7 @@ public enum JuiceBarError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidIdentifier: "invalid_id"
         case .duplicate: "duplicate"
         case .emptyName: "empty_name"
+        case .invalidText: "invalid_text"
         case .emptyRecipe: "empty_recipe"
         }
     }
@@ -37,6 +40,7 @@ public enum JuiceBarError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidIdentifier(let id): "'\(id)' is not a valid id (a letter, then letters or digits, at most 40)"
         case .duplicate(let id): "'\(id)' already exists"
         case .emptyName: "a name in both Korean and English is required"
+        case .invalidText(let field): "\(field) must not contain a NUL character"
         case .emptyRecipe: "a juice needs at least one ingredient"
         }
     }

@@ -61,14 +61,20 @@ public struct Menu: Hashable, Codable, Sendable {
     public func validateNew(_ fruit: Fruit) throws(JuiceBarError) {
         guard Identifier.isValid(fruit.id.rawValue) else { throw .invalidIdentifier(fruit.id.rawValue) }
         guard self.fruit(fruit.id) == nil else { throw .duplicate(fruit.id.rawValue) }
-        guard !fruit.name.ko.isEmpty, !fruit.name.en.isEmpty else { throw .emptyName }
+        try Self.validateNames(fruit.name)
+        guard WrittenText.isAcceptable(fruit.emoji) else { throw .invalidText("emoji") }
+    }
+
+    private static func validateNames(_ name: LocalizedName) throws(JuiceBarError) {
+        guard !name.ko.isEmpty, !name.en.isEmpty else { throw .emptyName }
+        guard WrittenText.isAcceptable(name.ko), WrittenText.isAcceptable(name.en) else { throw .invalidText("name") }
     }
 
     /// Checks that a new juice has a fresh id and a recipe made only of known fruit, each used once.
     public func validateNew(_ juice: Juice) throws(JuiceBarError) {
         guard Identifier.isValid(juice.id.rawValue) else { throw .invalidIdentifier(juice.id.rawValue) }
         guard self.juice(juice.id) == nil else { throw .duplicate(juice.id.rawValue) }
-        guard !juice.name.ko.isEmpty, !juice.name.en.isEmpty else { throw .emptyName }
+        try Self.validateNames(juice.name)
         guard !juice.recipe.isEmpty else { throw .emptyRecipe }
         var seen: Set<FruitID> = []
         for ingredient in juice.recipe {

@@ -18,8 +18,10 @@ public struct ShopCalendar: Sendable {
 
     /// `YYYY-MM-DD` as the midnight starting that day; nil for anything else, such as 2026-02-30.
     public func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
-        guard text.count == 10, parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2] else {
+        let fields = text.split(separator: "-", omittingEmptySubsequences: false)
+        // Digits only: `Int` would also take a sign, and `+026-11-01` is not the year 26.
+        guard fields.map(\.count) == [4, 2, 2], fields.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else {
             return nil
         }
         let wanted = DateComponents(year: year, month: month, day: day)
@@ -28,4 +30,8 @@ public struct ShopCalendar: Sendable {
         else { return nil }
         return date
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

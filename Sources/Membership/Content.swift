@@ -1,4 +1,5 @@
 import Foundation
+import JuiceBar
 
 /// A "What's New" item staff post for members.
 public struct NewsItem: Hashable, Codable, Sendable {
@@ -45,6 +46,8 @@ public struct ShopEvent: Hashable, Codable, Sendable {
 /// Why posted content is refused.
 public enum ContentError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingTitle
+    /// The field holds a character text may not (NUL).
+    case invalidText(field: String)
     case tooLong(field: String, limit: Int)
     case invalidDay(String)
     case endsBeforeItStarts
@@ -54,6 +57,7 @@ public enum ContentError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .missingTitle: "missing_title"
+        case .invalidText: "invalid_text"
         case .tooLong: "too_long"
         case .invalidDay: "invalid_date"
         case .endsBeforeItStarts: "invalid_period"
@@ -65,6 +69,7 @@ public enum ContentError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingTitle: "a title is required"
+        case .invalidText(let field): "\(field) must not contain a NUL character"
         case .tooLong(let field, let limit): "\(field) must be at most \(limit) characters"
         case .invalidDay(let text): "'\(text)' is not a date of the form YYYY-MM-DD"
         case .endsBeforeItStarts: "the event ends before it starts"
@@ -79,6 +84,8 @@ public enum ContentRules {
     public static let maximumBody = 5_000
 
     public static func validate(title: String, body: String) throws(ContentError) {
+        guard WrittenText.isAcceptable(title) else { throw .invalidText(field: "title") }
+        guard WrittenText.isAcceptable(body) else { throw .invalidText(field: "body") }
         guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .missingTitle }
         guard title.count <= maximumTitle else { throw .tooLong(field: "title", limit: maximumTitle) }
         guard body.count <= maximumBody else { throw .tooLong(field: "body", limit: maximumBody) }

@@ -24,7 +24,7 @@ extension Product: CustomStringConvertible {
 public enum Won {
     /// `6,000원`.
     public static func format(_ amount: Int) -> String {
-        let digits = String(abs(amount))
+        let digits = String(amount.magnitude)  // abs(Int.min) would trap
         var grouped = ""
         for (index, digit) in digits.enumerated() {
             if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }

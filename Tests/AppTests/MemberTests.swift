@@ -180,11 +180,49 @@ import Testing
             let cookie = try await client.memberCookie()
             #expect(try await !home(client, cookie).contains("<dialog id=\"event\""))
             let staff = try await client.staffCookie()
-            for (start, end) in [("2026-12-31", "2026-12-01"), ("2026-02-30", "2026-03-01"), ("tomorrow", "2026-12-01")] {
+            for (start, end) in [("2026-12-31", "2026-12-01"), ("2026-02-30", "2026-03-01"), ("tomorrow", "2026-12-01"),
+                                 ("+026-11-01", "2026-12-01")] {
                 let refused = try await client.multipart(
                     "/api/events", fields: ["title": "x", "start": start, "end": end], cookie: staff)
                 #expect(refused.status == .unprocessableContent, "\(start) \(end)")
             }
+        }
+    }
+}
+
+@Suite struct HostileInputTests {
+    @Test func textWithANULIsRefusedAndNothingIsStored() async throws {
+        try await TestShop().run { client in
+            let signUp = try await client.json(.post, "/api/members", #"{"username":"minsu","password":"long-enough","name":"a\u0000b"}"#)
+            #expect(signUp.status == .unprocessableContent)
+            #expect(try signUp.decode(ErrorBody.self).error == "invalid_text")
+            #expect(try await client.json(.post, "/api/session", #"{"username":"minsu","password":"long-enough"}"#).status
+                    == .unauthorized)
+            let staff = try await client.staffCookie()
+            let news = try await client.multipart("/api/news", fields: ["title": "Sale\u{0}!", "body": "b"], cookie: staff)
+            #expect(news.status == .unprocessableContent)
+            #expect(try await client.json(.get, "/api/news").text == "[]")
+        }
+    }
+
+    @Test func aMultipartFormWithAnEmptyBoundaryIs400() async throws {
+        try await TestShop().run { client in
+            let staff = try await client.staffCookie()
+            for contentType in ["multipart/form-data; boundary=", #"multipart/form-data; boundary="""#] {
+                let response = try await client.execute(
+                    uri: "/api/news", method: .post, headers: [.contentType: contentType, .cookie: staff],
+                    body: ByteBuffer(string: "--\r\n\r\n")) { $0 }
+                #expect(response.status == .badRequest, "\(contentType)")
+            }
+        }
+    }
+
+    @Test func aWrongMethodOnARouteWithAParameterIs405WithAllow() async throws {
+        try await TestShop().run { client in
+            let response = try await client.json(.delete, "/api/stock/kiwi")
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == "PUT")
+            #expect(try await client.json(.get, "/api/events/1/hide-today").headers[.allow] == "POST")
         }
     }
 }

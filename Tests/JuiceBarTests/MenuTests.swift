@@ -31,6 +31,13 @@ import Testing
         #expect(throws: JuiceBarError.unknownFruit("grape")) { try Menu.seed.validateNew(grapeJuice) }
     }
 
+    @Test func namesWithANULAreRefused() {
+        let grape = Fruit(id: "grape", name: .init(ko: "포\u{0}도", en: "Grape"), emoji: "🍇")
+        #expect(throws: JuiceBarError.invalidText("name")) { try Menu.seed.validateNew(grape) }
+        let kiwiShot = Juice(id: "kiwiShot", name: .init(ko: "키위샷", en: "Kiwi\u{0}Shot"), recipe: [.init(fruit: "kiwi", amount: 1)])
+        #expect(throws: JuiceBarError.invalidText("name")) { try Menu.seed.validateNew(kiwiShot) }
+    }
+
     @Test func aNewJuiceNeedsAFreshValidIdAndPositiveAmounts() {
         func juice(_ id: JuiceID, _ recipe: [Ingredient]) -> Juice {
             Juice(id: id, name: .init(ko: "새쥬스", en: "New Juice"), recipe: recipe)

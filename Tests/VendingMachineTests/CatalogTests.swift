@@ -38,6 +38,11 @@ import JuiceBar
         #expect(seoul.day("2026-02-30") == nil)
         #expect(seoul.day("2026-1-3") == nil)
         #expect(seoul.day("yesterday") == nil)
+        // Int() would take a sign: this is not the year 26.
+        #expect(seoul.day("+026-11-01") == nil)
+        #expect(seoul.day("-026-11-01") == nil)
+        #expect(seoul.day("2026-+1-01") == nil)
+        #expect(seoul.day("２０２６-11-01") == nil)
         #expect(seoul.startOfNextDay(after: Date(timeIntervalSince1970: 1_795_359_600 + 23 * 3600))
                 == Date(timeIntervalSince1970: 1_795_359_600 + 24 * 3600))
     }

@@ -52,4 +52,11 @@ import VendingMachine
         #expect(Won.format(1_234_567) == "1,234,567원")
         #expect(Won.format(0) == "0원")
     }
+
+    @Test func theSmallestIntegerIsRefusedWithAReadableAmount() {
+        var money = MoneyTotals()
+        #expect(throws: VendingError.invalidDenomination(Int.min)) { try money.insert(Int.min) }
+        #expect(Won.format(Int.min) == "-9,223,372,036,854,775,808원")
+        #expect(VendingError.invalidDenomination(Int.min).description.hasPrefix("-9,223,372,036,854,775,808원"))
+    }
 }

@@ -14,15 +14,17 @@ final class RouteTable: Sendable {
         }
     }
 
-    /// The methods of the route matching `path`, if any route does.
+    /// The methods of the routes matching `path` (a parameter, `{id}`, matches any segment);
+    /// nil when none does.
     func methods(for path: String) -> Set<HTTPRequest.Method>? {
         let asked = path.split(separator: "/")
-        return routes.withLock { routes in
-            routes.first { route in
+        let matching = routes.withLock { routes in
+            routes.filter { route in
                 route.segments.count == asked.count
-                    && zip(route.segments, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-            }?.methods
+                    && zip(route.segments, asked).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+            }
         }
+        return matching.isEmpty ? nil : matching.reduce(into: []) { $0.formUnion($1.methods) }
     }
 }
 

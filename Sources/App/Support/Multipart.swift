@@ -16,6 +16,10 @@ extension Request {
         else {
             throw APIError(.badRequest, "not_multipart", "send the form as multipart/form-data")
         }
+        // RFC 2046: 1 to 70 characters. The parser traps on an empty one, so it never gets one.
+        guard (1...70).contains(boundary.utf8.count) else {
+            throw APIError(.badRequest, "not_multipart", "the multipart boundary must be 1 to 70 characters")
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: Self.maximumMultipartBody)
