@@ -1,4 +1,5 @@
 import struct Foundation.Date
+import JuiceBar
 
 /// What a signed-in person may do: members order; staff also edit stock, restock and post.
 public enum Role: String, Codable, Sendable, CaseIterable {
@@ -29,13 +30,18 @@ public struct Account: Hashable, Codable, Sendable {
 public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidUsername(String)
     case passwordTooShort
+    case passwordTooLong
     case nameTooLong
+    /// The field holds a character text may not (NUL).
+    case invalidText(field: String)
     case usernameTaken(String)
 
     public var code: String {
         switch self {
         case .invalidUsername: "invalid_username"
         case .passwordTooShort: "password_too_short"
+        case .passwordTooLong: "password_too_long"
+        case .invalidText: "invalid_text"
         case .nameTooLong: "name_too_long"
         case .usernameTaken: "username_taken"
         }
@@ -46,6 +52,9 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidUsername(let username):
             "username '\(username)' must be 3 to 20 of a-z, 0-9 and _"
         case .passwordTooShort: "password must be at least \(AccountRules.minimumPasswordLength) characters"
+        case .passwordTooLong:
+            "password must be at most \(AccountRules.maximumPasswordBytes) bytes (a Korean letter takes 3); a longer one would be cut short unseen"
+        case .invalidText(let field): "\(field) must not contain a NUL character"
         case .nameTooLong: "name must be at most \(AccountRules.maximumNameLength) characters"
         case .usernameTaken(let username): "username '\(username)' is taken"
         }
@@ -56,6 +65,8 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum AccountRules {
     public static let minimumPasswordLength = 8
     public static let maximumNameLength = 50
+    /// bcrypt reads only this many bytes of a password; longer ones are refused, not cut short.
+    public static let maximumPasswordBytes = 72
 
     public static func validate(username: String, password: String, name: String) throws(AccountError) {
         let allowed = username.utf8.allSatisfy { byte in
@@ -63,7 +74,15 @@ public enum AccountRules {
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
         guard (3...20).contains(username.utf8.count), allowed else { throw .invalidUsername(username) }
+        try validate(password: password)
         guard password.count >= minimumPasswordLength else { throw .passwordTooShort }
+        guard WrittenText.isAcceptable(name) else { throw .invalidText(field: "name") }
         guard name.count <= maximumNameLength else { throw .nameTooLong }
+    }
+
+    /// What any password must be to be checked at all, at sign-up and at sign-in.
+    public static func validate(password: String) throws(AccountError) {
+        guard WrittenText.isAcceptable(password) else { throw .invalidText(field: "password") }
+        guard password.utf8.count <= maximumPasswordBytes else { throw .passwordTooLong }
     }
 }

@@ -16,14 +16,26 @@ public protocol AccountStore: Sendable {
     func account(sessionToken: String, now: Date) async throws -> Account?
     func deleteSession(token: String) async throws
 
-    func recordFailedSignIn(username: String, at time: Date) async throws
-    /// Failed sign-ins for this username since `since`, oldest first.
-    func failedSignIns(username: String, since: Date) async throws -> [Date]
-    func clearFailedSignIns(username: String) async throws
+    /// Counts a sign-in attempt *before* its password is checked, atomically across connections,
+    /// processes and servers: when fewer than `limit` attempts of this username are on record
+    /// since `since`, records this one (as failed, until it is withdrawn) and returns its id;
+    /// otherwise records nothing and returns those on record, oldest first. So however many
+    /// guesses arrive at once, at most `limit` are ever checked.
+    func claimSignInAttempt(username: String, at time: Date, since: Date, limit: Int) async throws -> SignInClaim
+    /// Withdraws a claimed attempt whose password proved right.
+    func withdrawSignInAttempt(_ id: Int64) async throws
 
     /// Records that the event pop-up was shown in this session; true when it already was ("appears once").
     func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool
     /// Hides an event for this member until `until` ("오늘 하루 보지 않기").
     func dismissEvent(_ eventID: Int64, accountID: Int64, until: Date) async throws
     func isEventDismissed(_ eventID: Int64, accountID: Int64, at now: Date) async throws -> Bool
+}
+
+/// What claiming a sign-in attempt gave.
+public enum SignInClaim: Sendable, Equatable {
+    /// The attempt is on record and may be checked.
+    case claimed(id: Int64)
+    /// The username already has its limit of attempts on record: these, oldest first.
+    case refused(attempts: [Date])
 }

@@ -103,24 +103,20 @@ public struct SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func recordFailedSignIn(username: String, at time: Date) async throws {
+    public func claimSignInAttempt(username: String, at time: Date, since: Date, limit: Int) async throws -> SignInClaim {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM failedSignIn WHERE time < ?",
-                           arguments: [time.addingTimeInterval(-SignInThrottle.window).storedValue])
+            try db.execute(sql: "DELETE FROM failedSignIn WHERE time < ?", arguments: [since.storedValue])
+            let attempts = try Date.fetchAll(
+                db, sql: "SELECT time FROM failedSignIn WHERE username = ? ORDER BY time", arguments: [username])
+            guard attempts.count < limit else { return .refused(attempts: attempts) }
             try db.execute(sql: "INSERT INTO failedSignIn (username, time) VALUES (?, ?)", arguments: [username, time.storedValue])
+            return .claimed(id: db.lastInsertedRowID)
         }
     }
 
-    public func failedSignIns(username: String, since: Date) async throws -> [Date] {
-        try await database.pool.read { db in
-            try Date.fetchAll(db, sql: "SELECT time FROM failedSignIn WHERE username = ? AND time >= ? ORDER BY time",
-                              arguments: [username, since.storedValue])
-        }
-    }
-
-    public func clearFailedSignIns(username: String) async throws {
+    public func withdrawSignInAttempt(_ id: Int64) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM failedSignIn WHERE username = ?", arguments: [username])
+            try db.execute(sql: "DELETE FROM failedSignIn WHERE rowid = ?", arguments: [id])
         }
     }
 

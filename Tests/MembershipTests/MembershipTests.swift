@@ -57,3 +57,27 @@ import Testing
         }
     }
 }
+
+@Suite struct WrittenTextRulesTests {
+    @Test func aPasswordOfAtMost72BytesIsTakenAndALongerOneRefused() throws {
+        try AccountRules.validate(username: "jimin", password: String(repeating: "a", count: 72), name: "")
+        #expect(throws: AccountError.passwordTooLong) {
+            try AccountRules.validate(username: "jimin", password: String(repeating: "a", count: 73), name: "")
+        }
+        // 25 Korean letters are 75 bytes: bcrypt would read only the first 24.
+        #expect(throws: AccountError.passwordTooLong) {
+            try AccountRules.validate(username: "jimin", password: String(repeating: "가", count: 25), name: "")
+        }
+    }
+
+    @Test func aNULIsRefusedRatherThanCutShort() {
+        #expect(throws: AccountError.invalidText(field: "name")) {
+            try AccountRules.validate(username: "jimin", password: "long-enough", name: "Ji\u{0}min")
+        }
+        #expect(throws: AccountError.invalidText(field: "password")) {
+            try AccountRules.validate(username: "jimin", password: "long-enough\u{0}tail", name: "")
+        }
+        #expect(throws: ContentError.invalidText(field: "title")) { try ContentRules.validate(title: "Sale\u{0}!", body: "") }
+        #expect(throws: ContentError.invalidText(field: "body")) { try ContentRules.validate(title: "Sale", body: "a\u{0}b") }
+    }
+}

@@ -39,17 +39,44 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
-    func failedSignInsAreCountedPerUsernameUntilCleared(_ engine: Engine) async throws {
+    func signInAttemptsAreClaimedPerUsernameUpToTheLimitWithinTheWindow(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let store = shop.accounts
         let times = (0..<3).map { now.addingTimeInterval(Double($0)) }
-        for time in times { try await store.recordFailedSignIn(username: "kim", at: time) }
-        try await store.recordFailedSignIn(username: "lee", at: now)
-        #expect(try await store.failedSignIns(username: "kim", since: now.addingTimeInterval(-1)) == times)
-        #expect(try await store.failedSignIns(username: "kim", since: times[1]) == Array(times[1...]))
-        try await store.clearFailedSignIns(username: "kim")
-        #expect(try await store.failedSignIns(username: "kim", since: .distantPast).isEmpty)
-        #expect(try await store.failedSignIns(username: "lee", since: .distantPast) == [now])
+        var claimed: [Int64] = []
+        for time in times {
+            guard case .claimed(let id) = try await store.claimSignInAttempt(
+                username: "kim", at: time, since: time - 60, limit: 3) else { Issue.record("refused early"); return }
+            claimed.append(id)
+        }
+        let later = now.addingTimeInterval(10)
+        #expect(try await store.claimSignInAttempt(username: "kim", at: later, since: later - 60, limit: 3)
+                == .refused(attempts: times))
+        // Another username has its own count; a withdrawn attempt no longer counts.
+        #expect(try await store.claimSignInAttempt(username: "lee", at: later, since: later - 60, limit: 3).isClaimed)
+        try await store.withdrawSignInAttempt(claimed[0])
+        #expect(try await store.claimSignInAttempt(username: "kim", at: later, since: later - 60, limit: 3).isClaimed,
+                "a withdrawn attempt no longer counts")
+        // Attempts older than the window no longer count.
+        let muchLater = now.addingTimeInterval(1_000)
+        #expect(try await store.claimSignInAttempt(username: "kim", at: muchLater, since: muchLater - 60, limit: 3).isClaimed,
+                "attempts outside the window no longer count")
+    }
+
+    @Test(arguments: Engine.available)
+    func aBurstOfSignInAttemptsFromTwoServersClaimsNoMoreThanTheLimit(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let stores = [shop.accounts, try await shop.reopen().accounts]
+        let now = self.now
+        let claims = try await withThrowingTaskGroup(of: SignInClaim.self) { group in
+            for attempt in 0..<60 {
+                group.addTask {
+                    try await stores[attempt % 2].claimSignInAttempt(username: "kim", at: now, since: now - 60, limit: 5)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(claims.filter(\.isClaimed).count == 5)
     }
 
     @Test(arguments: Engine.available)
@@ -100,5 +127,11 @@ import Testing
         #expect(try await store.events(endingAfter: now) == [current])
         #expect(try await store.event(over.id) == over)
         #expect(try await store.event(current.id + 100) == nil)
+    }
+}
+
+extension SignInClaim {
+    var isClaimed: Bool {
+        if case .claimed = self { true } else { false }
     }
 }

@@ -33,9 +33,10 @@ struct SessionRoutes {
     }
 
     func addRoutes(api: RouterGroup<ShopRequestContext>, pages: Router<ShopRequestContext>) {
-        api.post("session") { request, _ in
+        api.post("session") { request, context in
             let credentials = try await request.decodeJSON(Credentials.self)
-            let account = try await accounts.signIn(username: credentials.username, password: credentials.password)
+            let account = try await accounts.signIn(username: credentials.username, password: credentials.password,
+                                                    client: context.clientAddress)
             var response = Response.json(AccountBody(account))
             response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
             return response
@@ -57,8 +58,12 @@ struct SessionRoutes {
                              next: request.uri.queryParameters["next"].flatMap { LoginPage.safeNext(String($0)) } ?? "",
                              message: nil, username: "", request: request).render()
         }
-        pages.post("login") { request, _ in
-            let buffer = try await request.body.collect(upTo: Request.maximumJSONBody)
+        pages.post("login") { request, context in
+            guard let buffer = try? await request.body.collect(upTo: Request.maximumJSONBody) else {
+                let language = Language.preferred(by: request)
+                return LoginPage(language: language, strings: .of(language), next: "", message: Strings.of(language).tooLarge,
+                                 username: "", request: request).render(status: .contentTooLarge)
+            }
             let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: buffer))
             let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
             let strings = Strings.of(language)
@@ -69,10 +74,16 @@ struct SessionRoutes {
             guard let form else { return refused(strings.wrongCredentials, .badRequest) }
             let account: Account
             do {
-                account = try await accounts.signIn(username: form.username, password: form.password)
+                account = try await accounts.signIn(username: form.username, password: form.password,
+                                                    client: context.clientAddress)
             } catch let error as APIError where error.status == .tooManyRequests {
                 return refused(strings.tooManyAttempts, .tooManyRequests)
+            } catch let error as APIError where error.status == .serviceUnavailable {
+                return refused(strings.busy, .serviceUnavailable)
             } catch let error as APIError where error.status == .unauthorized {
+                return refused(strings.wrongCredentials, .unauthorized)
+            } catch is AccountError {
+                // A password no account can have (too long, a NUL): as wrong as any other.
                 return refused(strings.wrongCredentials, .unauthorized)
             }
             let landing = account.isStaff ? "/" : "/home"

@@ -2,7 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import Logging
 import Membership
-import NIOPosix
+import NIOCore
 import Storage
 
 /// Sign-up, sign-in and sessions. Passwords are kept only as bcrypt hashes, computed off the
@@ -16,45 +16,59 @@ public struct AccountService: Sendable {
 
     /// A hash of nothing in particular, checked against when a username is unknown.
     private let decoyHash: String
+    private let hasher: PasswordHasher
 
     public init(store: any AccountStore, bcryptCost: UInt8 = 12, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.bcryptCost = bcryptCost
         self.now = now
         decoyHash = Bcrypt.hash(Self.generatedPassword(), cost: bcryptCost)
+        hasher = PasswordHasher(threads: System.coreCount)
     }
 
-    public func signUp(username: String, password: String, name: String, role: Role) async throws -> Account {
+    /// Who asks when nobody is on the other end of a connection: the CLI, the first start.
+    public static let localClient = "local"
+
+    public func signUp(username: String, password: String, name: String, role: Role,
+                       client: String = localClient) async throws -> Account {
         try AccountRules.validate(username: username, password: password, name: name)
         let cost = bcryptCost
-        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let hash = try await hasher.run(client: client) { Bcrypt.hash(password, cost: cost) }
         return try await store.create(username: username, name: name, passwordHash: hash, role: role)
     }
 
     /// Signs in: the account, or `invalidCredentials` for a wrong username and a wrong password
     /// alike, or `tooManyAttempts` while the username is locked after repeated failures.
-    public func signIn(username: String, password: String) async throws -> Account {
+    /// The attempt is counted before the password is checked, so a burst of guesses sent at
+    /// once gets no more checks than guesses sent one by one.
+    public func signIn(username: String, password: String, client: String) async throws -> Account {
+        try AccountRules.validate(password: password)
         let now = now()
-        let failures = try await store.failedSignIns(username: username, since: now - SignInThrottle.window)
-        if let openAgain = SignInThrottle.lockedUntil(failures: failures, now: now) {
+        let claim = try await store.claimSignInAttempt(
+            username: username, at: now, since: now - SignInThrottle.window, limit: SignInThrottle.maximumFailures)
+        let attempt: Int64
+        switch claim {
+        case .claimed(let id):
+            attempt = id
+        case .refused(let attempts):
+            let openAgain = SignInThrottle.lockedUntil(failures: attempts, now: now) ?? now + SignInThrottle.window
             throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
         }
-        guard let account = try await verify(username: username, password: password) else {
-            try await store.recordFailedSignIn(username: username, at: now)
+        guard let account = try await verify(username: username, password: password, client: client) else {
             throw APIError.invalidCredentials
         }
-        if !failures.isEmpty { try await store.clearFailedSignIns(username: username) }
+        try await store.withdrawSignInAttempt(attempt)
         return account
     }
 
     /// The account whose password this is; nil for a wrong username or password alike.
-    func verify(username: String, password: String) async throws -> Account? {
+    func verify(username: String, password: String, client: String) async throws -> Account? {
         guard let credentials = try await store.credentials(username: username) else {
             // Spend the same time as a real check, so a response's speed does not tell which usernames exist.
-            _ = try await NIOThreadPool.singleton.runIfActive { [decoyHash] in Bcrypt.verify(password, hash: decoyHash) }
+            _ = try await hasher.run(client: client) { [decoyHash] in Bcrypt.verify(password, hash: decoyHash) }
             return nil
         }
-        let matches = try await NIOThreadPool.singleton.runIfActive {
+        let matches = try await hasher.run(client: client) {
             Bcrypt.verify(password, hash: credentials.passwordHash)
         }
         return matches ? credentials.account : nil

@@ -84,10 +84,11 @@ struct MemberAPI {
     }
 
     func addRoutes(api: RouterGroup<ShopRequestContext>, router: Router<ShopRequestContext>) {
-        api.post("members") { request, _ in
+        api.post("members") { request, context in
             let form = try await request.decodeJSON(SignUp.self)
             let account = try await accounts.signUp(
-                username: form.username, password: form.password, name: form.name ?? form.username, role: .member)
+                username: form.username, password: form.password, name: form.name ?? form.username, role: .member,
+                client: context.clientAddress)
             return Response.json(SessionRoutes.AccountBody(account), status: .created)
         }
         api.get("me/orders") { request, context in

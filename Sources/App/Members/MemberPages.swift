@@ -19,8 +19,12 @@ struct MemberPages {
         router.get("signup") { request, _ in
             SignupPage(language: Language.preferred(by: request), message: nil, username: "", name: "", request: request).render()
         }
-        router.post("signup") { request, _ in
-            let buffer = try await request.body.collect(upTo: Request.maximumJSONBody)
+        router.post("signup") { request, context in
+            guard let buffer = try? await request.body.collect(upTo: Request.maximumJSONBody) else {
+                let language = Language.preferred(by: request)
+                return SignupPage(language: language, message: Strings.of(language).tooLarge, username: "", name: "",
+                                  request: request).render(status: .contentTooLarge)
+            }
             let form = try? URLEncodedFormDecoder().decode(SignupForm.self, from: String(buffer: buffer))
             let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
             guard let form else {
@@ -29,7 +33,8 @@ struct MemberPages {
             }
             let name = form.name.flatMap { $0.isEmpty ? nil : $0 } ?? form.username
             do {
-                let account = try await accounts.signUp(username: form.username, password: form.password, name: name, role: .member)
+                let account = try await accounts.signUp(username: form.username, password: form.password, name: name,
+                                                        role: .member, client: context.clientAddress)
                 var response = Response.redirect(to: "/home" + (language == .en ? "?lang=en" : ""), type: .found)
                 response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
                 return response
@@ -37,6 +42,9 @@ struct MemberPages {
                 return SignupPage(language: language, message: error.description, username: form.username,
                                   name: form.name ?? "", request: request)
                     .render(status: APIError(error).status)
+            } catch let error as APIError where error.status == .serviceUnavailable {
+                return SignupPage(language: language, message: Strings.of(language).busy, username: form.username,
+                                  name: form.name ?? "", request: request).render(status: .serviceUnavailable)
             }
         }
         router.get("home") { request, context in

@@ -37,8 +37,19 @@ struct LoginPage {
     }
 
     /// Only a path on this site may follow a sign-in, never another site; nil for anything else.
+    /// Judged as a browser reads it: browsers drop tabs and line breaks anywhere in a URL and
+    /// controls and spaces at its ends (so `/\t/evil.example` is `//evil.example`), and treat `\`
+    /// as `/`.
     static func safeNext(_ candidate: String) -> String? {
-        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\") else { return nil }
-        return candidate
+        let browserStrips: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let endsStrip: (Unicode.Scalar) -> Bool = { $0.value <= 0x20 }
+        var scalars = Array(candidate.unicodeScalars.filter { !browserStrips($0) })
+        while let first = scalars.first, endsStrip(first) { scalars.removeFirst() }
+        while let last = scalars.last, endsStrip(last) { scalars.removeLast() }
+        let path = String(String.UnicodeScalarView(scalars))
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+              !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+        return path
     }
 }

@@ -30,6 +30,8 @@ struct Strings: Encodable {
     let home: String
     let staffOnly: String
     let failed: String
+    let tooLarge: String
+    let busy: String
     let otherLanguage: String
     let fruitCounts: String
     let juices: String
@@ -42,7 +44,8 @@ struct Strings: Encodable {
         wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.",
         tooManyAttempts: "로그인 시도가 너무 많아요. 잠시 후 다시 시도해 주세요.", signUp: "가입하기", name: "이름",
         signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기", home: "홈", staffOnly: "직원만 재고를 수정할 수 있어요.",
-        failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", otherLanguage: "English",
+        failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", tooLarge: "입력한 내용이 너무 길어요.",
+        busy: "지금 요청이 많아요. 잠시 후 다시 시도해 주세요.", otherLanguage: "English",
         fruitCounts: "과일 재고", juices: "쥬스 메뉴")
 
     static let english = Strings(
@@ -53,7 +56,8 @@ struct Strings: Encodable {
         wrongCredentials: "Wrong username or password.",
         tooManyAttempts: "Too many attempts. Please try again later.", signUp: "Sign up", name: "Name",
         signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine", home: "Home", staffOnly: "Only staff can edit the stock.",
-        failed: "Something went wrong. Please try again.", otherLanguage: "한국어",
+        failed: "Something went wrong. Please try again.", tooLarge: "What you sent is too long.",
+        busy: "The shop is busy right now. Please try again in a moment.", otherLanguage: "한국어",
         fruitCounts: "Fruit stock", juices: "Juices")
 
     static func of(_ language: Language) -> Strings {

@@ -8,9 +8,12 @@ public struct ShopRequestContext: RequestContext {
     public var account: Account?
     /// The session token the request came with, for signing out.
     public var sessionToken: String?
+    /// The address the request came from: whose turn it is when work is shared out fairly.
+    public let clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The signed-in staff member, or the error that says who may do this.

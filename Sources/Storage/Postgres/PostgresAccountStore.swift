@@ -61,23 +61,24 @@ public struct PostgresAccountStore: AccountStore {
         _ = try await database.rows("DELETE FROM session WHERE token = \(token)")
     }
 
-    public func recordFailedSignIn(username: String, at time: Date) async throws {
+    public func claimSignInAttempt(username: String, at time: Date, since: Date, limit: Int) async throws -> SignInClaim {
         try await database.transaction { connection in
-            try await connection.run("""
-                DELETE FROM failed_sign_in WHERE time < \(time.addingTimeInterval(-SignInThrottle.window).storedValue)
-                """)
-            try await connection.run("INSERT INTO failed_sign_in (username, time) VALUES (\(username), \(time.storedValue))")
+            // Attempts for one username take turns across every server, so none slips past the count.
+            try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.signInLock), hashtext(\(username)))")
+            try await connection.run("DELETE FROM failed_sign_in WHERE time < \(since.storedValue)")
+            let attempts = try await connection.rows("""
+                SELECT time FROM failed_sign_in WHERE username = \(username) ORDER BY time
+                """).map { Date(storedValue: try $0.decode(Double.self)) }
+            guard attempts.count < limit else { return .refused(attempts: attempts) }
+            let id = try await connection.rows("""
+                INSERT INTO failed_sign_in (username, time) VALUES (\(username), \(time.storedValue)) RETURNING id
+                """).first!.decode(Int64.self)
+            return .claimed(id: id)
         }
     }
 
-    public func failedSignIns(username: String, since: Date) async throws -> [Date] {
-        try await database.rows("""
-            SELECT time FROM failed_sign_in WHERE username = \(username) AND time >= \(since.storedValue) ORDER BY time
-            """).map { Date(storedValue: try $0.decode(Double.self)) }
-    }
-
-    public func clearFailedSignIns(username: String) async throws {
-        _ = try await database.rows("DELETE FROM failed_sign_in WHERE username = \(username)")
+    public func withdrawSignInAttempt(_ id: Int64) async throws {
+        _ = try await database.rows("DELETE FROM failed_sign_in WHERE id = \(id)")
     }
 
     public func markEventShown(_ eventID: Int64, sessionToken: String) async throws -> Bool {

@@ -10,6 +10,9 @@ enum PostgresSchema {
     /// A migration never changes once shipped; new ones are added at the end.
     static let migrations: [(name: String, apply: @Sendable (PostgresConnection) async throws -> Void)] = [
         ("shop.v1", createShop),
+        ("sign_in_attempt_id.v2", { connection in
+            try await connection.run("ALTER TABLE failed_sign_in ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
