@@ -20,10 +20,20 @@ public struct ServerConfiguration: Sendable {
     public var timeZone: TimeZone
     /// What time it is; tests move it.
     public var clock: @Sendable () -> Date
+    /// How many connections are held at once, and how long idle ones are kept.
+    public var connections: ConnectionLimits
+    /// How often each live stream gets a heartbeat, which finds clients that left.
+    public var heartbeat: Duration
+    /// Where to write the port once listening (useful with port 0, which picks a free one).
+    public var portFile: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
-                timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = Date.init) {
+                timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = Date.init,
+                connections: ConnectionLimits = .init(), heartbeat: Duration = .seconds(3), portFile: String? = nil) {
+        self.connections = connections
+        self.heartbeat = heartbeat
+        self.portFile = portFile
         self.timeZone = timeZone
         self.clock = clock
         self.host = host
@@ -78,10 +88,30 @@ public func buildApplication(
     let watcher = OutsideWriteWatcher(feed: database.changes, parts: [juiceBar, vending], logger: logger)
     return Application(
         router: router,
+        server: .http1(limits: configuration.connections),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
         // Services stop in reverse order: the server first, the database connections last.
-        services: [DatabaseConnections(database: database), watcher],
+        services: [DatabaseConnections(database: database), watcher, Heartbeat(live: live, interval: configuration.heartbeat)],
+        onServerRunning: { [logger, host = configuration.host, portFile = configuration.portFile] channel in
+            let port = channel.localAddress?.port ?? 0
+            logger.notice("listening on http://\(host):\(port)", metadata: [
+                "maxConnections": "\(configuration.connections.maximum)",
+            ])
+            guard let portFile else { return }
+            do {
+                try writePortFile(portFile, port: port)
+            } catch {
+                logger.error("could not write the port file", metadata: ["path": "\(portFile)", "error": "\(error)"])
+            }
+        },
         logger: logger)
+}
+
+/// Writes the port whole or not at all, so a reader never sees half a number.
+private func writePortFile(_ path: String, port: Int) throws {
+    let temporary = path + ".partial"
+    try Data("\(port)\n".utf8).write(to: URL(fileURLWithPath: temporary))
+    guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
 }
 
 /// Closes the database's connections once the server has stopped.

@@ -13,17 +13,35 @@ struct ServeCommand: AsyncParsableCommand {
     )
     @OptionGroup var shop: ShopOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "The port to listen on; 0 picks a free one (see --port-file and the log).")
+    var port = 8080
+    @Option(help: "Write the port to this file once listening.") var portFile: String?
+    @Option(help: "The most connections held at once (lowered to fit the open-file limit); one more is answered 503.")
+    var maxConnections = ConnectionLimits().maximum
+    @Option(help: "Seconds a connection may take to send a request's headers, or stay idle between requests.")
+    var idleTimeout = 15
+    @Option(help: "Seconds between heartbeats on live streams, which find clients that left.")
+    var heartbeat = 3
     @Option(help: "The least important log level written: trace, debug, info (one line per request), notice, warning, error.")
     var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1...3600 seconds") }
+        guard (1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 1...3600 seconds") }
+    }
 
     func run() async throws {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let connections = ConnectionLimits(maximum: maxConnections, idleTimeout: .seconds(idleTimeout))
+            .fitted(toDescriptorLimit: DescriptorLimit.raise())
         let app = try await buildApplication(
             ServerConfiguration(host: host, port: port, database: shop.location,
                                 adminPassword: ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"],
-                                logLevel: logLevel),
+                                logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat),
+                                portFile: portFile),
             prometheus: registry)
         try await app.runService()
     }

@@ -1,23 +1,32 @@
 import Foundation
+import Metrics
+import ServiceLifecycle
 import Synchronization
 
-/// One change, encoded once for every listener: a server-sent event's name and JSON data.
+/// One message on the live stream, framed once for every listener: an event (a name and its
+/// JSON data) or a heartbeat comment.
 public struct LiveEvent: Sendable, Hashable {
-    public let name: String
-    public let data: String
+    /// The message in server-sent events framing.
+    let serverSentEvent: String
 
     init(name: String, payload: some Encodable) {
-        self.name = name
-        data = String(decoding: (try? apiEncoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
+        let data = String(decoding: (try? apiEncoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
+        serverSentEvent = "event: \(name)\ndata: \(data)\n\n"
     }
 
-    /// The event in server-sent events framing.
-    var serverSentEvent: String { "event: \(name)\ndata: \(data)\n\n" }
+    private init(comment: String) {
+        serverSentEvent = ": \(comment)\n\n"
+    }
+
+    /// A comment pages ignore. Writing it is how the server finds a listener that left without
+    /// a word: the write fails and the stream ends, instead of waiting for the next change.
+    static let heartbeat = LiveEvent(comment: "heartbeat")
 }
 
 /// The one broadcaster every change is announced on; each open page listens through `/api/live`.
 public final class LiveUpdates: Sendable {
     private let listeners = Mutex<[UUID: AsyncStream<LiveEvent>.Continuation]>([:])
+    private let gauge = Gauge(label: "juicemaker_live_streams")
 
     public init() {}
 
@@ -27,9 +36,16 @@ public final class LiveUpdates: Sendable {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(8))
         continuation.onTermination = { [weak self] _ in
-            _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
+            guard let self else { return }
+            gauge.record(listeners.withLock { listeners in
+                listeners.removeValue(forKey: id)
+                return listeners.count
+            })
         }
-        listeners.withLock { $0[id] = continuation }
+        gauge.record(listeners.withLock { listeners in
+            listeners[id] = continuation
+            return listeners.count
+        })
         return stream
     }
 
@@ -40,6 +56,20 @@ public final class LiveUpdates: Sendable {
         let event = makeEvent()
         for continuation in continuations {
             continuation.yield(event)
+        }
+    }
+}
+
+/// Sends every listener a heartbeat at a steady interval while the server runs.
+struct Heartbeat: Service {
+    let live: LiveUpdates
+    let interval: Duration
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            while (try? await Task.sleep(for: interval)) != nil {
+                live.publish(.heartbeat)
+            }
         }
     }
 }

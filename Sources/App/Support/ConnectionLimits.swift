@@ -1,0 +1,117 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Metrics
+import NIOCore
+import Synchronization
+
+/// How many connections the server holds at once and how long it waits for them.
+public struct ConnectionLimits: Sendable {
+    /// The most connections open at once; one more is answered 503 `too_many_connections`.
+    public var maximum: Int
+    /// How long a connection may take to send a whole request head, and may sit idle between
+    /// requests, before it is closed. A response being written (a live stream) is not idle.
+    public var idleTimeout: Duration
+
+    public init(maximum: Int = 4096, idleTimeout: Duration = .seconds(15)) {
+        self.maximum = maximum
+        self.idleTimeout = idleTimeout
+    }
+
+    /// `maximum`, lowered to leave room under the process's file-descriptor limit for what else
+    /// the server opens (database files and connections, logs, timers): a server at its limit
+    /// refuses connections cleanly instead of failing to open a file it needs.
+    public func fitted(toDescriptorLimit limit: Int) -> ConnectionLimits {
+        var fitted = self
+        let reserve = max(128, limit / 8)
+        fitted.maximum = max(1, min(maximum, limit - reserve))
+        return fitted
+    }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1.1 within `limits`.
+    static func http1(limits: ConnectionLimits) -> HTTPServerBuilder {
+        let counter = ConnectionCounter(maximum: limits.maximum)
+        return HTTPServerBuilder { responder in
+            LimitedHTTP1Channel(
+                inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .init(limits.idleTimeout))),
+                counter: counter)
+        }
+    }
+}
+
+/// The open connections, counted as they open and close.
+final class ConnectionCounter: Sendable {
+    private let open = Atomic(0)
+    let maximum: Int
+    private let gauge = Gauge(label: "juicemaker_open_connections")
+    private let refusals = Counter(label: "juicemaker_refused_connections_total")
+
+    init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    /// Counts one more connection; false (and nothing counted) when the server is full.
+    func admit() -> Bool {
+        var current = open.load(ordering: .relaxed)
+        while current < maximum {
+            let (exchanged, original) = open.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged {
+                gauge.record(current + 1)
+                return true
+            }
+            current = original
+        }
+        refusals.increment()
+        return false
+    }
+
+    func release() {
+        gauge.record(open.subtract(1, ordering: .relaxed).newValue)
+    }
+}
+
+/// HTTP/1.1 connections, at most the counter's maximum at once.
+struct LimitedHTTP1Channel: ServerChildChannel {
+    struct Value: ServerChildChannelValue {
+        let channel: any Channel
+        /// The HTTP connection; nil when it was refused.
+        let admitted: HTTP1Channel.Value?
+    }
+
+    let inner: HTTP1Channel
+    let counter: ConnectionCounter
+
+    /// The whole answer to a connection beyond the limit.
+    static let refusal: String = {
+        let body = #"{"error":"too_many_connections","message":"the shop is busy; try again in a moment"}"#
+        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Retry-After: 1\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+    }()
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        guard counter.admit() else {
+            Self.refuse(channel)
+            return channel.eventLoop.makeSucceededFuture(Value(channel: channel, admitted: nil))
+        }
+        let counter = self.counter
+        channel.closeFuture.whenComplete { _ in counter.release() }
+        return inner.setup(channel: channel, logger: logger).map { Value(channel: channel, admitted: $0) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        guard let admitted = value.admitted else { return }
+        await inner.handle(value: admitted, logger: logger)
+    }
+
+    /// Answers 503 and closes. The closing waits a moment after the answer is sent, so that a
+    /// request still arriving does not make the close a reset that discards the answer.
+    private static func refuse(_ channel: any Channel) {
+        channel.writeAndFlush(ByteBuffer(string: refusal)).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        }
+    }
+}
