@@ -1,7 +1,10 @@
 """Fixtures for JuiceMaker's end-to-end tests.
 
-- `server`: a fresh `juicemaker serve` on a free port with its own database, per test; stopped with
-  SIGTERM afterwards, and the test fails if it does not exit (status 0) within 10 s.
+- `server`: a fresh `juicemaker serve` with its own database, per test, on a port the kernel picked
+  (port 0; the server reports it); stopped with SIGTERM afterwards, and the test fails if it does not
+  exit (status 0) within 10 s.
+- `start_server(*options, wrapper=(), preexec_fn=None)`: the same with more `serve` options, or under a
+  wrapper command such as strace; as many as the test needs.
 - `browser`: one headless Debian chromium per session.
 - `new_page(**context_options)`: a page in a new browser context; `page` (desktop) and `phone_page`
   (390x844) are the usual ones. Every page is screenshotted into Tests/e2e/artifacts/ at the end.
@@ -10,11 +13,10 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
-from e2e_support import ARTIFACTS, ServerProblem, ShopServer, login, make_server_workdir, server_binary
+from e2e_support import ARTIFACTS, ServerProblem, ShopServer, login, make_server_workdir, server_binary, stop_all
 
 __all__ = ["login"]
 
@@ -25,29 +27,39 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
-def server(request):
+def start_server(request):
+    """Starts `juicemaker serve` processes for this test, each with a new database: `start_server()`, or
+    with more options, `start_server("--max-connections", "50")`, or under a wrapper command or with a
+    `preexec_fn` (see ShopServer). Each is stopped with SIGTERM when the test ends, and the test fails
+    if one does not exit with status 0 within 10 s."""
     binary = server_binary()
     if not binary.is_file():
         pytest.fail(f"the juicemaker binary is missing at {binary}: build it (swift build) or point "
                     f"JUICEMAKER_BIN at one", pytrace=False)
-    workdir = make_server_workdir()
-    shop = ShopServer(binary=binary, workdir=workdir)
-    request.node.juicemaker_server = shop
-    problem = None
-    try:
-        shop.start()
-    except ServerProblem as error:
-        problem = f"could not start the server: {error}"
-    if problem:
-        pytest.fail(problem, pytrace=False)
-    yield shop
-    try:
-        shop.stop()
-    except ServerProblem as error:
-        problem = str(error)
-    if problem:
-        pytest.fail(problem, pytrace=False)
-    shutil.rmtree(workdir, ignore_errors=True)
+    shops: list[ShopServer] = []
+    request.node.juicemaker_servers = shops
+
+    def start(*options: str, wrapper: tuple[str, ...] = (), preexec_fn=None) -> ShopServer:
+        shop = ShopServer(binary=binary, workdir=make_server_workdir(), options=tuple(options),
+                          wrapper=tuple(wrapper), preexec_fn=preexec_fn)
+        shops.append(shop)
+        problem = None
+        try:
+            shop.start()
+        except ServerProblem as error:
+            problem = f"could not start the server: {error}"
+        if problem:
+            pytest.fail(problem, pytrace=False)
+        return shop
+
+    yield start
+    stop_all(shops)
+
+
+@pytest.fixture
+def server(start_server):
+    """A fresh `juicemaker serve` with its own database and default options."""
+    return start_server()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -6,8 +6,12 @@ PostgreSQL database, given as `database_url`).
 """
 from __future__ import annotations
 
+import json
 import os
 import queue
+import re
+import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,7 +25,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 from urllib.parse import urlparse
 
 import pytest
@@ -80,25 +84,33 @@ def server_binary() -> Path:
     return Path(configured) if configured else REPO / ".build" / "debug" / "juicemaker"
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @dataclass
 class ShopServer:
-    """One `juicemaker serve` process with its own temporary database, or the given postgres:// URL."""
+    """One `juicemaker serve` process with its own temporary database, or the given postgres:// URL.
+
+    It binds port 0 (an ephemeral port the kernel picks, so no other process can take it between a
+    check and the bind) and writes the port it got to `<workdir>/port`; `start` reads it from there.
+    Started again (after a kill, say), it may get another port: `port` and `url` follow.
+
+    `options` are more `serve` options (`("--max-connections", "50")`); `wrapper` is a command the
+    server runs under (`("strace", "-f", "-o", "trace", "--")`), and `preexec_fn` runs in the child
+    before it starts (to lower its resource limits, say).
+    """
 
     binary: Path
     workdir: Path
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen | None = None
-    exit_seconds: float | None = None  # how long it took to exit after SIGTERM
     database_url: str | None = None  # a postgres:// URL, which several servers may share
+    options: tuple[str, ...] = ()
+    wrapper: tuple[str, ...] = ()
+    preexec_fn: Callable[[], None] | None = None
+    port: int | None = field(default=None, init=False)  # known once started
+    process: subprocess.Popen | None = field(default=None, init=False)
+    exit_seconds: float | None = field(default=None, init=False)  # how long it took to exit after SIGTERM
 
     @property
     def url(self) -> str:
+        if self.port is None:
+            raise ServerProblem("the server has not been started, so it has no port yet")
         return f"http://127.0.0.1:{self.port}"
 
     @property
@@ -109,6 +121,21 @@ class ShopServer:
     def log_path(self) -> Path:
         return self.workdir / "server.log"
 
+    @property
+    def port_file(self) -> Path:
+        return self.workdir / "port"
+
+    @property
+    def pid(self) -> int:
+        """The server's own process id: the child of the wrapper when it runs under one."""
+        if not self.wrapper:
+            return self.process.pid
+        children = child_pids(self.process.pid)
+        if len(children) != 1:
+            raise ServerProblem(f"expected the wrapper {self.wrapper[0]} (pid {self.process.pid}) to have one "
+                                f"child, the server; it has {children}")
+        return children[0]
+
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env.pop("JUICEMAKER_DATABASE", None)
@@ -116,17 +143,44 @@ class ShopServer:
         return env
 
     def start(self) -> None:
-        command = [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--database", self.database]
-        with open(self.log_path, "wb") as log:
+        """Starts the server and waits until it answers GET /health. Started again, `port` keeps the old
+        port until the new one is known, so clients of a restarted server retry rather than break."""
+        self.exit_seconds = None
+        self.port_file.unlink(missing_ok=True)  # a file left by an earlier start names an old port
+        command = [*self.wrapper, str(self.binary), "serve", "--host", "127.0.0.1", "--port", "0",
+                   "--port-file", str(self.port_file), "--database", self.database, *self.options]
+        with open(self.log_path, "ab") as log:
             log.write(("$ " + " ".join(command) + "\n").encode())
             log.flush()
             self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env(), stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self._wait_until_healthy()
-
-    def _wait_until_healthy(self) -> None:
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            preexec_fn=self.preexec_fn)
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        self.port = self._wait_for_port(deadline)
+        self._wait_until_healthy(deadline)
+
+    def _wait_for_port(self, deadline: float) -> int:
+        """The port in the port file, once the server has written it (whole: it renames a finished file)."""
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ServerProblem(f"the server exited with status {self.process.returncode} before it wrote "
+                                    f"its port to {self.port_file}\n{self.log_tail()}")
+            try:
+                text = self.port_file.read_text()
+            except FileNotFoundError:
+                text = ""
+            if text:
+                if not (text.endswith("\n") and text.strip().isdigit() and 0 < int(text) < 65536):
+                    self._kill()
+                    raise ServerProblem(f"the port file {self.port_file} holds {text!r}, not a port number "
+                                        f"and a newline\n{self.log_tail()}")
+                return int(text)
+            time.sleep(0.05)
+        self._kill()
+        raise ServerProblem(f"the server wrote no port to {self.port_file} within {STARTUP_TIMEOUT_S} s"
+                            f"\n{self.log_tail()}")
+
+    def _wait_until_healthy(self, deadline: float) -> None:
         last_problem = "no answer yet"
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -142,13 +196,34 @@ class ShopServer:
             except OSError as error:
                 last_problem = str(error)
             time.sleep(0.1)
-        self.process.kill()
-        self.process.wait()
+        self._kill()
         raise ServerProblem(f"GET /health did not answer 200 within {STARTUP_TIMEOUT_S} s "
                             f"({last_problem})\n{self.log_tail()}")
 
+    def _kill(self) -> None:
+        """SIGKILL the server (and its wrapper), and wait for it."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            server_pid = self.pid
+        except (OSError, ServerProblem):
+            server_pid = None
+        if server_pid is not None and server_pid != self.process.pid:
+            try:
+                os.kill(server_pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.kill()
+        self.process.wait()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
     def stop(self) -> None:
-        """SIGTERM, then wait for a graceful exit. Raises ServerProblem if it took over 10 s or exited non-zero."""
+        """SIGTERM, then wait for a graceful exit. Raises ServerProblem if it took over 10 s or exited non-zero.
+
+        Under a wrapper the signal goes to the server itself (strace, for one, does not pass it on), and the
+        wrapper is expected to end with the server's status."""
         if self.process is None or self.exit_seconds is not None:
             return
         if self.process.poll() is not None:
@@ -156,12 +231,11 @@ class ShopServer:
             raise ServerProblem(f"the server had already exited (status {self.process.returncode}) "
                                 f"before the test ended\n{self.log_tail()}")
         started = time.monotonic()
-        self.process.send_signal(signal.SIGTERM)
+        os.kill(self.pid, signal.SIGTERM)
         try:
             self.process.wait(timeout=SHUTDOWN_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            self._kill()
             self.exit_seconds = float("inf")
             raise ServerProblem(f"the server did not exit within {SHUTDOWN_TIMEOUT_S} s of SIGTERM "
                                 f"(no graceful shutdown); killed it\n{self.log_tail()}")
@@ -185,8 +259,47 @@ class ShopServer:
         return f"--- last {len(tail)} lines of {self.log_path} ---\n" + "\n".join(tail)
 
 
+def child_pids(pid: int) -> list[int]:
+    """The ids of the processes whose parent is `pid` (from /proc/*/stat)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # it ended meanwhile
+            continue
+        # pid (comm) state ppid ...; comm may hold spaces and parentheses, so split after its last ")".
+        fields = text[text.rindex(")") + 2:].split()
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return sorted(children)
+
+
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A loopback port that refuses connections for the duration of the block: bound, never listening,
+    so nothing else can take it meanwhile."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
+
+
 class ServerProblem(Exception):
     pass
+
+
+def stop_all(shops: list[ShopServer]) -> None:
+    """Stops every server (SIGTERM, as `ShopServer.stop`), removes their folders, and fails the test
+    with every problem met, in one message."""
+    problems = []
+    for shop in shops:
+        try:
+            shop.stop()
+        except ServerProblem as error:
+            problems.append(str(error))
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+    for shop in shops:
+        shutil.rmtree(shop.workdir, ignore_errors=True)
 
 
 def make_server_workdir() -> Path:
@@ -400,3 +513,170 @@ def check_no_failures(calls: list[Call]) -> None:
     assert not broken, f"{len(broken)} requests got no answer, e.g. {broken[:3]}"
     server_errors = [call for call in calls if call.status >= 500]
     assert not server_errors, f"{len(server_errors)} answers were 5xx, e.g. {server_errors[:3]}"
+
+
+# --- raw HTTP on a socket, and the server's process as the OS sees it --------------------------------
+
+LIVE_REQUEST = b"GET /api/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+
+
+@dataclass
+class RawAnswer:
+    """What came back on a raw connection: the parsed answer (status None when the server closed the
+    connection without one), and whether the connection ended with a reset."""
+
+    status: int | None
+    headers: dict[str, str]  # names lowercased; the last of repeated fields
+    body: bytes
+    raw: bytes
+    reset: bool = False
+
+    def json(self):
+        return json.loads(self.body)
+
+
+def parse_http_answer(raw: bytes, reset: bool = False) -> RawAnswer:
+    """Parses one HTTP/1.1 answer (Content-Length, chunked, or up to the end), after any interim 1xx ones;
+    tolerant of a partial one."""
+    head, separator, rest = raw.partition(b"\r\n\r\n")
+    while re.match(rb"HTTP/1\.[01] 1\d\d ", head) and rest:  # an interim answer (100 Continue): the real one follows
+        head, separator, rest = rest.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if not separator or len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+        return RawAnswer(None, {}, b"", raw, reset)
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        body = b""
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            try:
+                size = int(size_line.split(b";")[0].strip() or b"0", 16)
+            except ValueError:
+                break
+            if size == 0:
+                break
+            body += rest[:size]
+            rest = rest[size + 2:]
+    elif headers.get("content-length", "").isdigit():
+        body = rest[:int(headers["content-length"])]
+    else:
+        body = rest
+    return RawAnswer(int(parts[1]), headers, body, raw, reset)
+
+
+def raw_exchange(port: int, request: bytes, timeout: float = 10) -> RawAnswer:
+    """Sends `request` byte for byte on a new connection and reads until the server closes it (send
+    `Connection: close` to have it do so after its answer). A timeout raises socket.timeout."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        received, reset = b"", False
+        deadline = time.monotonic() + timeout
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            reset = True  # it answered (and closed) before reading everything, which it may do when refusing
+        while True:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                reset = True
+                break
+            if not chunk:
+                break
+            received += chunk
+    return parse_http_answer(received, reset)
+
+
+def read_answer_head(sock: socket.socket, timeout: float = 5) -> bytes:
+    """Reads from `sock` until the end of an answer's head has arrived; returns all bytes read."""
+    sock.settimeout(timeout)
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise ConnectionError(f"closed after {received[:200]!r}")
+        received += chunk
+    return received
+
+
+def open_raw_live_stream(port: int, timeout: float = 5) -> socket.socket:
+    """A socket with GET /api/live sent and the 200 answer's head read; the stream is left unread."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        sock.sendall(LIVE_REQUEST)
+        head = read_answer_head(sock, timeout)
+        assert head.startswith(b"HTTP/1.1 200"), f"GET /api/live answered {head[:300]!r}"
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def metric_value(base_url: str, name: str) -> float | None:
+    """The value of metric `name` on /metrics (summed over its label sets), or None when it is not there.
+    Asked on a connection of its own that is closed afterwards, so it does not linger in the counts."""
+    response = requests.get(base_url + "/metrics", timeout=5, headers={"Connection": "close"})
+    assert response.status_code == 200, f"GET /metrics answered {response.status_code}"
+    values = []
+    for line in response.text.splitlines():
+        if line.startswith(name) and line[len(name):len(name) + 1] in (" ", "{"):
+            values.append(float(line.rsplit(None, 1)[-1]))
+    return sum(values) if values else None
+
+
+def ensure_open_file_limit(count: int) -> None:
+    """Raises this (test) process's soft limit on open files to at least `count`, within the hard limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count:
+        if hard != resource.RLIM_INFINITY and hard < count:
+            pytest.fail(f"this test needs {count} open files; the hard limit is {hard}", pytrace=False)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+
+def open_fd_count(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def rss_kib(pid: int) -> int:
+    """The process's resident set size (VmRSS), in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
+
+
+TCP_STATES = {"01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "0A": "LISTEN"}
+
+
+def tcp_states_on_port(pid: int, port: int, peers: set[int] | None = None) -> Counter:
+    """TCP sockets whose local port is `port` (the server's side of its connections), by state name, from
+    /proc/<pid>/net/tcp and tcp6 (the sockets of the process's network namespace); only those whose
+    remote port is in `peers` when given (the test's own clients, not whatever else is connecting)."""
+    states = Counter()
+    for table in ("tcp", "tcp6"):
+        try:
+            lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+            if local_port == port and (peers is None or remote_port in peers):
+                states[TCP_STATES.get(fields[3], fields[3])] += 1
+    return states
+
+
+def wait_for(condition: Callable[[], object], timeout: float, interval: float = 0.1):
+    """Polls `condition` until it returns something true (returned) or `timeout` seconds pass (returns the
+    last falsy value)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if result or time.monotonic() >= deadline:
+            return result
+        time.sleep(interval)

@@ -14,7 +14,6 @@ import os
 import queue
 import random
 import secrets
-import shutil
 import subprocess
 import time
 from collections import Counter, defaultdict
@@ -23,9 +22,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ServerProblem, ShopApi, ShopServer,
-                         assert_error, check_no_failures, deducted, error_code, free_port, make_server_workdir,
-                         open_live_stream, read_lines_into, run_all, server_binary, unexpected_machine_answers)
+from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ShopApi, ShopServer,
+                         assert_error, check_no_failures, deducted, error_code, make_server_workdir, open_live_stream,
+                         read_lines_into, refusing_port, run_all, server_binary, stop_all, unexpected_machine_answers)
 from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 POSTGRES_URL_VARIABLE = "JUICEMAKER_TEST_POSTGRES_URL"
@@ -99,15 +98,7 @@ def shops(request, postgres_database):
                 shop.process.wait()
         pytest.fail("\n".join(problems), pytrace=False)
     yield pair
-    for shop in pair:
-        try:
-            shop.stop()
-        except ServerProblem as error:
-            problems.append(str(error))
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
-    for shop in pair:
-        shutil.rmtree(shop.workdir, ignore_errors=True)
+    stop_all(pair)
 
 
 def fruit_stock(shop: ShopServer) -> dict:
@@ -452,7 +443,7 @@ def test_a_session_made_on_one_instance_works_on_the_other_until_signed_out_ther
 
 def run_juicemaker(tmp_path, command: list[str], url: str) -> subprocess.CompletedProcess:
     """`juicemaker COMMAND --database URL` in an empty directory; fails the test if it runs past 15 s."""
-    arguments = [*command, "--port", str(free_port())] if command[0] == "serve" else command
+    arguments = [*command, "--port", "0"] if command[0] == "serve" else command
     env = {key: value for key, value in os.environ.items() if key != "JUICEMAKER_DATABASE"}
     try:
         return subprocess.run([str(server_binary()), *arguments, "--database", url], cwd=tmp_path, env=env,
@@ -493,16 +484,17 @@ def test_a_postgres_server_that_refuses_is_reported_at_once_with_its_reason(tmp_
     def with_netloc(netloc: str) -> str:
         return urlunsplit(parts._replace(netloc=netloc))
 
-    if problem == "wrong password":
-        url = with_netloc(f"{parts.username}:not-the-password@{parts.hostname}:{parts.port}")
-        reason = "password"
-    elif problem == "no such database":
-        url, reason = url_of_database(postgres_admin_url, "jm_e2e_never_made"), "does not exist"
-    else:
-        url, reason = with_netloc(f"{parts.username}:{parts.password}@127.0.0.1:{free_port()}"), "refused"
-    started = time.monotonic()
-    result = run_juicemaker(tmp_path, command, url)
-    took = time.monotonic() - started
+    with refusing_port() as closed_port:  # bound, not listening: held so that nothing else can take it
+        if problem == "wrong password":
+            url = with_netloc(f"{parts.username}:not-the-password@{parts.hostname}:{parts.port}")
+            reason = "password"
+        elif problem == "no such database":
+            url, reason = url_of_database(postgres_admin_url, "jm_e2e_never_made"), "does not exist"
+        else:
+            url, reason = with_netloc(f"{parts.username}:{parts.password}@127.0.0.1:{closed_port}"), "refused"
+        started = time.monotonic()
+        result = run_juicemaker(tmp_path, command, url)
+        took = time.monotonic() - started
     assert result.returncode != 0, f"exit status 0 for a database that cannot be used\nstderr: {result.stderr}"
     line = one_error_line(result)
     assert reason in line.lower(), f"the error does not say {reason!r}: {line}"
