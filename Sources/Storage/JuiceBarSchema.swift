@@ -47,16 +47,7 @@ enum JuiceBarSchema {
                 );
                 CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
                 """)
-            let now = Date()
-            for fruit in Menu.seed.fruits {
-                try SQLiteJuiceBarStore.insert(fruit, count: Menu.seedStockPerFruit, in: db)
-                try SQLiteJuiceBarStore.record(
-                    fruit: fruit.id, delta: Menu.seedStockPerFruit, countAfter: Menu.seedStockPerFruit,
-                    cause: .delivery, juice: nil, orderID: nil, actor: "system", time: now, in: db)
-            }
-            for juice in Menu.seed.juices {
-                try SQLiteJuiceBarStore.insert(juice, in: db)
-            }
+            _ = try SQLiteJuiceBarStore.store(DecidedStockBatch.seed(at: Date()).plans, in: db)
         }
     }
 

@@ -21,22 +21,17 @@ public struct OrderReceipt: Hashable, Codable, Sendable {
     }
 }
 
-/// The one owner of fruit stock. Every change of stock goes through here, each atomic,
-/// each recorded in the ledger; an engine (SQLite, PostgreSQL) implements it.
+/// The one owner of fruit stock. Every change of stock goes through `commit`, each atomic, each
+/// recorded in the ledger; an engine (SQLite, PostgreSQL) reads the book and stores what the
+/// domain decided (`JuiceBarBook`), and nothing else.
 public protocol JuiceBarStore: Sendable {
     func menu() async throws -> Menu
     func stock() async throws -> StockSnapshot
 
-    /// Checks every ingredient and deducts them all in one transaction, or deducts nothing.
-    /// Throws `OutOfStock` naming every short fruit, or `JuiceBarError.unknownJuice`.
-    /// `member` links the order to a member's account.
-    func order(_ juice: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt
-
-    /// Changes one fruit's count as staff asked, with its ledger entry.
-    func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot
-
-    func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu
-    func addJuice(_ juice: Juice) async throws -> Menu
+    /// Decides `write` against the stock and menu as the last commit left them and stores what it
+    /// decided, atomically, in one transaction with the other writes waiting at that moment.
+    /// Throws the write's refusal (`OutOfStock`, `JuiceBarError`) with nothing stored.
+    func commit(_ write: StockWrite, actor: String) async throws -> StockCommit
 
     /// Orders made, newest first; the newest `limit` when given; only one member's when `member` is given.
     func orders(member: Int64?, limit: Int?) async throws -> [Order]
@@ -46,9 +41,17 @@ public protocol JuiceBarStore: Sendable {
 }
 
 extension JuiceBarStore {
-    /// An order at the counter, linked to no member.
-    public func order(_ juice: JuiceID, actor: String) async throws -> OrderReceipt {
-        try await order(juice, actor: actor, member: nil)
+    /// Checks every ingredient and deducts them all, or deducts nothing: throws `OutOfStock`
+    /// naming every short fruit, or `JuiceBarError.unknownJuice`. `member` links the order to a
+    /// member's account.
+    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil) async throws -> OrderReceipt {
+        let commit = try await commit(.order(juice, member: member), actor: actor)
+        return OrderReceipt(order: commit.plan.order!, stock: commit.snapshot)
+    }
+
+    /// Changes one fruit's count as staff asked, with its ledger entry.
+    public func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot {
+        try await commit(.change(fruit, change), actor: actor).snapshot
     }
 
     /// Staff set a fruit's count (the stepper, a stock edit).
@@ -59,6 +62,14 @@ extension JuiceBarStore {
     /// Fruit arrived: adds to the count, which must stay within bounds.
     public func deliver(_ fruit: FruitID, count: Int, actor: String) async throws -> StockSnapshot {
         try await change(fruit, by: .deliver(count), actor: actor)
+    }
+
+    public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
+        try await commit(.addFruit(fruit, count: count), actor: actor).menu
+    }
+
+    public func addJuice(_ juice: Juice, actor: String = "system") async throws -> Menu {
+        try await commit(.addJuice(juice), actor: actor).menu
     }
 
     public func orders(limit: Int?) async throws -> [Order] {

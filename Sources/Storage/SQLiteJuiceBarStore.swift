@@ -2,15 +2,27 @@ import Foundation
 internal import GRDB
 import JuiceBar
 
-/// The juice bar's stock in SQLite. Each operation is one IMMEDIATE write transaction, so
-/// concurrent orders, in this process or another, queue on the file's write lock.
+/// The juice bar's stock in SQLite. Writes waiting at one moment are decided together against
+/// one reading of the book and stored in one savepoint of the writer's group commit, so
+/// concurrent orders, in this process or another, follow one another on the file's write lock.
 public struct SQLiteJuiceBarStore: JuiceBarStore {
     private let database: SQLiteDatabase
     private let now: @Sendable () -> Date
+    private let batcher: Batcher<PendingStockWrite, StockCommit>
 
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
+        batcher = Batcher { batch in
+            do {
+                return try await database.writer.write { db in
+                    let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db))
+                    return decided.answers(try Self.store(decided.plans, in: db))
+                }
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
     }
 
     public func menu() async throws -> Menu {
@@ -21,53 +33,8 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         try await database.pool.read(Self.fetchSnapshot)
     }
 
-    public func order(_ juiceID: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt {
-        let time = now()
-        return try await database.writer.write { db in
-            // The hot path: only the juice's recipe and the counts, through prepared statements.
-            let recipe = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT fruitId, amount FROM recipeIngredient WHERE juiceId = ? ORDER BY position"),
-                arguments: [juiceID.rawValue]
-            ).map { Ingredient(fruit: FruitID($0[0]), amount: $0[1]) }
-            // Every juice has at least one ingredient, so no recipe means no such juice.
-            guard !recipe.isEmpty else { throw JuiceBarError.unknownJuice(juiceID.rawValue) }
-            var stock = try Self.fetchStock(db)
-            try stock.deduct(recipe, for: juiceID)
-            try db.cachedStatement(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [juiceID.rawValue, time.storedValue, actor, member])
-            let orderID = db.lastInsertedRowID
-            for ingredient in recipe {
-                try Self.write(count: stock[ingredient.fruit], of: ingredient.fruit, in: db)
-                try Self.record(fruit: ingredient.fruit, delta: -ingredient.amount, countAfter: stock[ingredient.fruit],
-                                cause: .order, juice: juiceID, orderID: orderID, actor: actor, time: time, in: db)
-            }
-            let order = Order(id: orderID, juice: juiceID, time: time, actor: actor)
-            return OrderReceipt(order: order, stock: StockSnapshot(stock: stock, version: db.lastInsertedRowID))
-        }
-    }
-
-    public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
-        try StockLimits.validate(count: count)
-        let time = now()
-        return try await database.writer.write { db in
-            var menu = try Self.fetchMenu(db)
-            try menu.validateNew(fruit)
-            try Self.insert(fruit, count: count, in: db)
-            try Self.record(fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
-                            juice: nil, orderID: nil, actor: actor, time: time, in: db)
-            menu.fruits.append(fruit)
-            return menu
-        }
-    }
-
-    public func addJuice(_ juice: Juice) async throws -> Menu {
-        try await database.writer.write { db in
-            var menu = try Self.fetchMenu(db)
-            try menu.validateNew(juice)
-            try Self.insert(juice, in: db)
-            menu.juices.append(juice)
-            return menu
-        }
+    public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
+        try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
@@ -91,40 +58,57 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
                 }
         }
     }
-
-    public func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot {
-        try change.validate()
-        let time = now()
-        return try await database.writer.write { db in
-            _ = try Self.fetchMenu(db).requireFruit(fruit)
-            var stock = try Self.fetchStock(db)
-            let before = stock[fruit]
-            stock[fruit] = try change.apply(to: before)
-            try Self.write(count: stock[fruit], of: fruit, in: db)
-            try Self.record(fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit], cause: change.cause,
-                            juice: nil, orderID: nil, actor: actor, time: time, in: db)
-            return StockSnapshot(stock: stock, version: db.lastInsertedRowID)
-        }
-    }
 }
 
 // MARK: - Rows
 
 extension SQLiteJuiceBarStore {
     static func fetchMenu(_ db: Database) throws -> Menu {
-        let fruits = try Row.fetchAll(db, sql: "SELECT * FROM fruit ORDER BY position").map { row in
-            Fruit(id: FruitID(row["id"]), name: LocalizedName(ko: row["nameKo"], en: row["nameEn"]), emoji: row["emoji"])
-        }
+        let fruits = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, nameKo, nameEn, emoji FROM fruit ORDER BY position"))
+            .map { row in Fruit(id: FruitID(row[0]), name: LocalizedName(ko: row[1], en: row[2]), emoji: row[3]) }
         var recipes: [JuiceID: [Ingredient]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM recipeIngredient ORDER BY position") {
-            recipes[JuiceID(row["juiceId"]), default: []].append(
-                Ingredient(fruit: FruitID(row["fruitId"]), amount: row["amount"]))
+        for row in try Row.fetchAll(db.cachedStatement(
+            sql: "SELECT juiceId, fruitId, amount FROM recipeIngredient ORDER BY position")) {
+            recipes[JuiceID(row[0]), default: []].append(Ingredient(fruit: FruitID(row[1]), amount: row[2]))
         }
-        let juices = try Row.fetchAll(db, sql: "SELECT * FROM juice ORDER BY position").map { row in
-            let id = JuiceID(row["id"])
-            return Juice(id: id, name: LocalizedName(ko: row["nameKo"], en: row["nameEn"]), recipe: recipes[id] ?? [])
-        }
+        let juices = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, nameKo, nameEn FROM juice ORDER BY position"))
+            .map { row in
+                let id = JuiceID(row[0])
+                return Juice(id: id, name: LocalizedName(ko: row[1], en: row[2]), recipe: recipes[id] ?? [])
+            }
         return Menu(fruits: fruits, juices: juices)
+    }
+
+    static func fetchBook(_ db: Database) throws -> JuiceBarBook {
+        JuiceBarBook(menu: try fetchMenu(db), stock: try fetchStock(db))
+    }
+
+    /// Writes a batch's plans: each new fruit or juice, each order and its ledger lines (ids from
+    /// the file, in order), then every changed count once.
+    static func store(_ plans: [StockPlan], in db: Database) throws -> StoredStockPlans {
+        var stored: [StockPlan] = []
+        var counts: [FruitID: Int] = [:]
+        var version: Int64?
+        for var plan in plans {
+            if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
+            if let juice = plan.newJuice { try insert(juice, in: db) }
+            if let order = plan.order {
+                try db.cachedStatement(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [order.juice.rawValue, order.time.storedValue, order.actor, plan.member])
+                plan.order?.id = db.lastInsertedRowID
+            }
+            plan.ledger = try plan.ledgerLines(orderID: plan.order?.id).map { line in
+                var line = line
+                try record(line, in: db)
+                line.id = db.lastInsertedRowID
+                return line
+            }
+            version = plan.ledger.last?.id ?? version
+            counts.merge(plan.counts) { _, newer in newer }
+            stored.append(plan)
+        }
+        for (fruit, count) in counts { try write(count: count, of: fruit, in: db) }
+        return StoredStockPlans(plans: stored, version: try version ?? fetchVersion(db))
     }
 
     static func fetchStock(_ db: Database) throws -> Stock {
@@ -136,8 +120,11 @@ extension SQLiteJuiceBarStore {
     }
 
     static func fetchSnapshot(_ db: Database) throws -> StockSnapshot {
-        StockSnapshot(stock: try fetchStock(db),
-                      version: try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM stockLedger") ?? 0)
+        StockSnapshot(stock: try fetchStock(db), version: try fetchVersion(db))
+    }
+
+    static func fetchVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM stockLedger") ?? 0
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {
@@ -164,13 +151,11 @@ extension SQLiteJuiceBarStore {
         }
     }
 
-    static func record(
-        fruit: FruitID, delta: Int, countAfter: Int, cause: StockChangeCause, juice: JuiceID?, orderID: Int64?,
-        actor: String, time: Date, in db: Database
-    ) throws {
+    static func record(_ line: LedgerEntry, in db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [time.storedValue, fruit.rawValue, delta, countAfter, cause.rawValue, juice?.rawValue, orderID, actor])
+            """).execute(arguments: [line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter,
+                                     line.cause.rawValue, line.juice?.rawValue, line.orderID, line.actor])
     }
 }

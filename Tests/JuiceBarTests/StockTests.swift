@@ -74,3 +74,46 @@ import Testing
         #expect(throws: JuiceBarError.countOutOfRange(1_000_001)) { try StockLimits.parseCount("1000001") }
     }
 }
+
+@Suite struct JuiceBarBookTests {
+    let time = Date(timeIntervalSince1970: 1_795_395_600)
+
+    @Test func anOrderPlansTheOrderItsLedgerLinesAndTheNewCounts() throws {
+        var book = JuiceBarBook(menu: .seed, stock: Stock(["strawberry": 10, "banana": 10]))
+        let plan = try book.decide(.order("strawberryBananaJuice", member: 7), actor: "guest", at: time)
+        #expect(plan.order == Order(id: 0, juice: "strawberryBananaJuice", time: time, actor: "guest"))
+        #expect(plan.member == 7)
+        #expect(plan.counts == ["strawberry": 0, "banana": 9])
+        #expect(plan.ledger.map(\.delta) == [-10, -1])
+        #expect(plan.ledger.allSatisfy { $0.cause == .order && $0.juice == "strawberryBananaJuice" })
+        #expect(book.stock.counts == ["strawberry": 0, "banana": 9])
+    }
+
+    @Test func aRefusedWriteLeavesTheBookAsItWas() throws {
+        var book = JuiceBarBook(menu: .seed, stock: Stock(["strawberry": 3, "banana": 10]))
+        let before = book
+        #expect(throws: OutOfStock.self) { try book.decide(.order("strawberryBananaJuice", member: nil), actor: "a", at: time) }
+        #expect(throws: JuiceBarError.unknownFruit("grape")) { try book.decide(.change("grape", .set(1)), actor: "a", at: time) }
+        #expect(throws: JuiceBarError.countOutOfRange(1_000_003)) {
+            try book.decide(.change("banana", .deliver(999_993)), actor: "a", at: time)
+        }
+        #expect(throws: JuiceBarError.duplicate("kiwi")) {
+            try book.decide(.addFruit(Fruit(id: "kiwi", name: .init(ko: "키위", en: "Kiwi"), emoji: "🥝"), count: 1), actor: "a", at: time)
+        }
+        #expect(book == before)
+    }
+
+    @Test func writesInABatchEachSeeWhatTheOnesBeforeLeft() throws {
+        var book = JuiceBarBook(menu: .seed, stock: Stock(["mango": 7, "kiwi": 1]))
+        _ = try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time)
+        _ = try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time)
+        #expect(throws: OutOfStock.self) { try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time) }
+        let grape = Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇")
+        _ = try book.decide(.addFruit(grape, count: 9), actor: "a", at: time)
+        let grapeJuice = Juice(id: "grapeJuice", name: .init(ko: "포도쥬스", en: "Grape Juice"), recipe: [.init(fruit: "grape", amount: 3)])
+        _ = try book.decide(.addJuice(grapeJuice), actor: "a", at: time)
+        let plan = try book.decide(.order("grapeJuice", member: nil), actor: "a", at: time)
+        #expect(plan.counts == ["grape": 6])
+        #expect(book.stock["mango"] == 1)
+    }
+}

@@ -2,16 +2,29 @@ import Foundation
 import JuiceBar
 import PostgresNIO
 
-/// The juice bar's stock in PostgreSQL, shared by every server. Each stock change is one
-/// transaction holding the fruit stock's lock, so no two instances can sell the same last fruit,
-/// and the ledger's ids grow in the order changes commit (they are the snapshots' versions).
+/// The juice bar's stock in PostgreSQL, shared by every server. The writes waiting in this server
+/// at one moment are decided together against one reading of the book and stored in one
+/// transaction holding the fruit stock's lock, in a few multi-row statements: so no two
+/// instances can sell the same last fruit, the ledger's ids grow in the order changes commit
+/// (they are the snapshots' versions), and an order costs a share of one transaction, not one.
 public struct PostgresJuiceBarStore: JuiceBarStore {
     private let database: PostgresDatabase
     private let now: @Sendable () -> Date
+    private let batcher: Batcher<PendingStockWrite, StockCommit>
 
     init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
+        batcher = Batcher { batch in
+            do {
+                return try await database.write(.fruitStock) { connection in
+                    let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection))
+                    return decided.answers(try await Self.store(decided.plans, in: connection))
+                }
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
     }
 
     public func menu() async throws -> Menu {
@@ -30,57 +43,8 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         return snapshot
     }
 
-    public func order(_ juiceID: JuiceID, actor: String, member: Int64?) async throws -> OrderReceipt {
-        let time = now()
-        return try await database.write(.fruitStock) { connection in
-            let recipe = try await connection.rows("""
-                SELECT fruit_id, amount FROM recipe_ingredient WHERE juice_id = \(juiceID.rawValue) ORDER BY position
-                """).map { row in
-                let (fruit, amount) = try row.decode((String, Int).self)
-                return Ingredient(fruit: FruitID(fruit), amount: amount)
-            }
-            // Every juice has at least one ingredient, so no recipe means no such juice.
-            guard !recipe.isEmpty else { throw JuiceBarError.unknownJuice(juiceID.rawValue) }
-            var stock = try await Self.fetchStock(connection)
-            try stock.deduct(recipe, for: juiceID)
-            let orderID = try await connection.row("""
-                INSERT INTO juice_order (juice_id, time, actor, account_id)
-                VALUES (\(juiceID.rawValue), \(time.storedValue), \(actor), \(member)) RETURNING id
-                """).decode(Int64.self)
-            var version: Int64 = 0
-            for ingredient in recipe {
-                try await Self.write(count: stock[ingredient.fruit], of: ingredient.fruit, in: connection)
-                version = try await Self.record(
-                    LedgerEntry(id: 0, time: time, fruit: ingredient.fruit, delta: -ingredient.amount,
-                                countAfter: stock[ingredient.fruit], cause: .order, juice: juiceID, orderID: orderID,
-                                actor: actor),
-                    in: connection)
-            }
-            let order = Order(id: orderID, juice: juiceID, time: time, actor: actor)
-            return OrderReceipt(order: order, stock: StockSnapshot(stock: stock, version: version))
-        }
-    }
-
-    public func addFruit(_ fruit: Fruit, count: Int, actor: String) async throws -> Menu {
-        try StockLimits.validate(count: count)
-        let time = now()
-        return try await database.write(.fruitStock) { connection in
-            var menu = try await Self.fetchMenu(connection)
-            try menu.validateNew(fruit)
-            try await Self.insert(fruit, position: menu.fruits.count, count: count, actor: actor, time: time, in: connection)
-            menu.fruits.append(fruit)
-            return menu
-        }
-    }
-
-    public func addJuice(_ juice: Juice) async throws -> Menu {
-        try await database.write(.fruitStock) { connection in
-            var menu = try await Self.fetchMenu(connection)
-            try menu.validateNew(juice)
-            try await Self.insert(juice, position: menu.juices.count, in: connection)
-            menu.juices.append(juice)
-            return menu
-        }
+    public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
+        try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
@@ -107,22 +71,6 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
                 actor: actor)
         }
     }
-
-    public func change(_ fruit: FruitID, by change: StockChange, actor: String) async throws -> StockSnapshot {
-        try change.validate()
-        let time = now()
-        return try await database.write(.fruitStock) { connection in
-            var stock = try await Self.fetchStock(connection)
-            guard let before = stock.counts[fruit] else { throw JuiceBarError.unknownFruit(fruit.rawValue) }
-            stock[fruit] = try change.apply(to: before)
-            try await Self.write(count: stock[fruit], of: fruit, in: connection)
-            let version = try await Self.record(
-                LedgerEntry(id: 0, time: time, fruit: fruit, delta: stock[fruit] - before, countAfter: stock[fruit],
-                            cause: change.cause, juice: nil, orderID: nil, actor: actor),
-                in: connection)
-            return StockSnapshot(stock: stock, version: version)
-        }
-    }
 }
 
 // MARK: - Rows
@@ -145,37 +93,95 @@ extension PostgresJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    static func fetchStock(_ connection: PostgresConnection) async throws -> Stock {
-        var stock = Stock()
-        for row in try await connection.rows("SELECT id, count FROM fruit") {
-            let (id, count) = try row.decode((String, Int).self)
-            stock[FruitID(id)] = count
+    /// The menu and the counts, in two statements.
+    static func fetchBook(_ connection: PostgresConnection) async throws -> JuiceBarBook {
+        var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock())
+        for row in try await connection.rows("SELECT id, name_ko, name_en, emoji, count FROM fruit ORDER BY position") {
+            let (id, ko, en, emoji, count) = try row.decode((String, String, String, String, Int).self)
+            book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji))
+            book.stock[FruitID(id)] = count
         }
-        return stock
+        for row in try await connection.rows("""
+            SELECT j.id, j.name_ko, j.name_en, r.fruit_id, r.amount
+            FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id ORDER BY j.position, r.position
+            """) {
+            let (id, ko, en, fruit, amount) = try row.decode((String, String, String, String, Int).self)
+            let ingredient = Ingredient(fruit: FruitID(fruit), amount: amount)
+            if book.menu.juices.last?.id == JuiceID(id) {
+                book.menu.juices[book.menu.juices.count - 1].recipe.append(ingredient)
+            } else {
+                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: [ingredient]))
+            }
+        }
+        return book
     }
 
-    static func write(count: Int, of fruit: FruitID, in connection: PostgresConnection) async throws {
-        try await connection.run("UPDATE fruit SET count = \(count) WHERE id = \(fruit.rawValue)")
+    /// Writes a batch's plans in a few statements whatever its size: new fruits and juices (rare)
+    /// one by one, then every order in one statement, every ledger line in one, and every
+    /// changed count in one. Rows inserted from one ordered SELECT take their ids in that order.
+    static func store(_ plans: [StockPlan], in connection: PostgresConnection) async throws -> StoredStockPlans {
+        var plans = plans
+        for plan in plans {
+            if let fruit = plan.newFruit { try await insert(fruit, count: plan.counts[fruit.id] ?? 0, in: connection) }
+            if let juice = plan.newJuice { try await insert(juice, in: connection) }
+        }
+        let orders = plans.indices.filter { plans[$0].order != nil }
+        if !orders.isEmpty {
+            let made = orders.map { plans[$0].order! }
+            let ids = try await connection.rows("""
+                INSERT INTO juice_order (juice_id, time, actor, account_id)
+                SELECT juice, time, actor, nullif(member, 0)
+                FROM unnest(\(made.map(\.juice.rawValue)), \(made.map(\.time.storedValue)), \(made.map(\.actor)),
+                            \(orders.map { plans[$0].member ?? 0 })) WITH ORDINALITY AS o(juice, time, actor, member, n)
+                ORDER BY n
+                RETURNING id
+                """).map { try $0.decode(Int64.self) }.sorted()
+            for (index, id) in zip(orders, ids) { plans[index].order?.id = id }
+        }
+        for index in plans.indices { plans[index].ledger = plans[index].ledgerLines(orderID: plans[index].order?.id) }
+        let lines = plans.flatMap(\.ledger)
+        var version: Int64
+        if lines.isEmpty {
+            version = try await connection.row("SELECT coalesce(max(id), 0) FROM stock_ledger").decode(Int64.self)
+        } else {
+            var ids = try await connection.rows("""
+                INSERT INTO stock_ledger (time, fruit_id, delta, count_after, cause, juice_id, order_id, actor)
+                SELECT time, fruit, delta, count_after, cause, nullif(juice, ''), nullif(order_id, 0), actor
+                FROM unnest(\(lines.map(\.time.storedValue)), \(lines.map(\.fruit.rawValue)), \(lines.map(\.delta)),
+                            \(lines.map(\.countAfter)), \(lines.map(\.cause.rawValue)), \(lines.map { $0.juice?.rawValue ?? "" }),
+                            \(lines.map { $0.orderID ?? 0 }), \(lines.map(\.actor)))
+                     WITH ORDINALITY AS l(time, fruit, delta, count_after, cause, juice, order_id, actor, n)
+                ORDER BY n
+                RETURNING id
+                """).map { try $0.decode(Int64.self) }.sorted().makeIterator()
+            for index in plans.indices {
+                for line in plans[index].ledger.indices { plans[index].ledger[line].id = ids.next()! }
+            }
+            version = plans.last { !$0.ledger.isEmpty }!.ledger.last!.id
+        }
+        let counts = plans.reduce(into: [FruitID: Int]()) { $0.merge($1.counts) { _, newer in newer } }
+        if !counts.isEmpty {
+            try await connection.run("""
+                UPDATE fruit SET count = c.count
+                FROM unnest(\(counts.keys.map(\.rawValue)), \(Array(counts.values))) AS c(id, count)
+                WHERE fruit.id = c.id
+                """)
+        }
+        return StoredStockPlans(plans: plans, version: version)
     }
 
-    /// A new fruit and the delivery that brought its first count.
-    static func insert(
-        _ fruit: Fruit, position: Int, count: Int, actor: String, time: Date, in connection: PostgresConnection
-    ) async throws {
+    static func insert(_ fruit: Fruit, count: Int, in connection: PostgresConnection) async throws {
         try await connection.run("""
             INSERT INTO fruit (id, name_ko, name_en, emoji, position, count)
-            VALUES (\(fruit.id.rawValue), \(fruit.name.ko), \(fruit.name.en), \(fruit.emoji), \(position), \(count))
+            VALUES (\(fruit.id.rawValue), \(fruit.name.ko), \(fruit.name.en), \(fruit.emoji),
+                    (SELECT count(*) FROM fruit), \(count))
             """)
-        _ = try await record(
-            LedgerEntry(id: 0, time: time, fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
-                        juice: nil, orderID: nil, actor: actor),
-            in: connection)
     }
 
-    static func insert(_ juice: Juice, position: Int, in connection: PostgresConnection) async throws {
+    static func insert(_ juice: Juice, in connection: PostgresConnection) async throws {
         try await connection.run("""
             INSERT INTO juice (id, name_ko, name_en, position)
-            VALUES (\(juice.id.rawValue), \(juice.name.ko), \(juice.name.en), \(position))
+            VALUES (\(juice.id.rawValue), \(juice.name.ko), \(juice.name.en), (SELECT count(*) FROM juice))
             """)
         for (position, ingredient) in juice.recipe.enumerated() {
             try await connection.run("""
@@ -183,16 +189,6 @@ extension PostgresJuiceBarStore {
                 VALUES (\(juice.id.rawValue), \(ingredient.fruit.rawValue), \(ingredient.amount), \(position))
                 """)
         }
-    }
-
-    /// Writes a ledger entry (its `id` is given by the database) and returns the id it got.
-    static func record(_ entry: LedgerEntry, in connection: PostgresConnection) async throws -> Int64 {
-        try await connection.row("""
-            INSERT INTO stock_ledger (time, fruit_id, delta, count_after, cause, juice_id, order_id, actor)
-            VALUES (\(entry.time.storedValue), \(entry.fruit.rawValue), \(entry.delta), \(entry.countAfter),
-                    \(entry.cause.rawValue), \(entry.juice?.rawValue), \(entry.orderID), \(entry.actor))
-            RETURNING id
-            """).decode(Int64.self)
     }
 }
 

@@ -40,13 +40,7 @@ enum PostgresSchema {
             try await connection.run(PostgresQuery(unsafeSQL: statement))
         }
         let now = Date()
-        for (position, fruit) in Menu.seed.fruits.enumerated() {
-            try await PostgresJuiceBarStore.insert(
-                fruit, position: position, count: Menu.seedStockPerFruit, actor: "system", time: now, in: connection)
-        }
-        for (position, juice) in Menu.seed.juices.enumerated() {
-            try await PostgresJuiceBarStore.insert(juice, position: position, in: connection)
-        }
+        _ = try await PostgresJuiceBarStore.store(DecidedStockBatch.seed(at: now).plans, in: connection)
         for (position, product) in Catalog.products.enumerated() {
             try await connection.run("""
                 INSERT INTO vending_product (id, position, definition)

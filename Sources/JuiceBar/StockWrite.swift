@@ -1,0 +1,94 @@
+import struct Foundation.Date
+
+/// A write to the fruit stock or the menu, as asked: data, so that an engine can take many at
+/// once and decide them all against one reading of the book.
+public enum StockWrite: Hashable, Sendable {
+    /// Make a juice; `member` links the order to a member's account.
+    case order(JuiceID, member: Int64?)
+    /// Staff change one fruit's count.
+    case change(FruitID, StockChange)
+    /// A new fruit with its first count (a delivery).
+    case addFruit(Fruit, count: Int)
+    case addJuice(Juice)
+
+    /// Checks what can be checked before anything is read, so bad input never waits for a turn.
+    public func validate() throws(JuiceBarError) {
+        switch self {
+        case .order: break
+        case .change(_, let change): try change.validate()
+        case .addFruit(_, let count): try StockLimits.validate(count: count)
+        case .addJuice: break
+        }
+    }
+}
+
+/// What a stock write decided: the rows to add and the counts to set. Ids are the engine's to
+/// give: a ledger line of an order refers to the order in the same plan.
+public struct StockPlan: Hashable, Sendable {
+    /// The order made, without its id.
+    public var order: Order?
+    /// The member the order is linked to.
+    public var member: Int64?
+    /// Ledger lines, without their ids (and, for an order's, without the order's id).
+    public var ledger: [LedgerEntry] = []
+    /// The new count of every fruit this write changed.
+    public var counts: [FruitID: Int] = [:]
+    public var newFruit: Fruit?
+    public var newJuice: Juice?
+}
+
+/// The fruit stock and the menu as the last commit left them: what every stock write is decided
+/// against. The one place the rules for orders, edits and new menu items are applied; engines
+/// only read the book and store the plans it gives.
+public struct JuiceBarBook: Hashable, Sendable {
+    public var menu: Menu
+    public var stock: Stock
+
+    public init(menu: Menu, stock: Stock) {
+        self.menu = menu
+        self.stock = stock
+    }
+
+    /// Decides `write` by `actor` at `time`: changes the book as the write does and returns what
+    /// to store; throws the refusal (`OutOfStock`, `JuiceBarError`) and leaves the book as it was.
+    public mutating func decide(_ write: StockWrite, actor: String, at time: Date) throws -> StockPlan {
+        try write.validate()
+        var plan = StockPlan()
+        switch write {
+        case .order(let juiceID, let member):
+            let juice = try menu.requireJuice(juiceID)
+            try stock.deduct(juice)
+            plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor)
+            plan.member = member
+            for ingredient in juice.recipe {
+                plan.counts[ingredient.fruit] = stock[ingredient.fruit]
+                plan.ledger.append(LedgerEntry(
+                    id: 0, time: time, fruit: ingredient.fruit, delta: -ingredient.amount,
+                    countAfter: stock[ingredient.fruit], cause: .order, juice: juiceID, orderID: nil, actor: actor))
+            }
+        case .change(let fruit, let change):
+            _ = try menu.requireFruit(fruit)
+            let before = stock[fruit]
+            let after = try change.apply(to: before)
+            stock[fruit] = after
+            plan.counts[fruit] = after
+            plan.ledger.append(LedgerEntry(
+                id: 0, time: time, fruit: fruit, delta: after - before, countAfter: after, cause: change.cause,
+                juice: nil, orderID: nil, actor: actor))
+        case .addFruit(let fruit, let count):
+            try menu.validateNew(fruit)
+            menu.fruits.append(fruit)
+            stock[fruit.id] = count
+            plan.newFruit = fruit
+            plan.counts[fruit.id] = count
+            plan.ledger.append(LedgerEntry(
+                id: 0, time: time, fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
+                juice: nil, orderID: nil, actor: actor))
+        case .addJuice(let juice):
+            try menu.validateNew(juice)
+            menu.juices.append(juice)
+            plan.newJuice = juice
+        }
+        return plan
+    }
+}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Takes requests one at a time and hands them on in batches: every request that arrived while
+/// the previous batch was being handled goes into the next one. Under load a batch holds as many
+/// requests as were waiting, so one transaction (one lock, one sync) serves them all; alone, a
+/// request is a batch of one and waits for nothing.
+final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
+    private typealias Waiting = (request: Request, continuation: CheckedContinuation<Response, any Error>)
+
+    private struct Queue {
+        var waiting: [Waiting] = []
+        var isHandling = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let handle: @Sendable ([Request]) async -> [Result<Response, any Error>]
+    /// The most requests one batch takes, so that one batch never holds a lock for long.
+    private let maximumBatch: Int
+
+    /// `handle` answers a batch with one result per request, in the order given.
+    init(maximumBatch: Int = 512, handle: @escaping @Sendable ([Request]) async -> [Result<Response, any Error>]) {
+        self.maximumBatch = maximumBatch
+        self.handle = handle
+    }
+
+    func submit(_ request: Request) async throws -> Response {
+        try await withCheckedThrowingContinuation { continuation in
+            let startHandling = queue.withLock { queue in
+                queue.waiting.append((request, continuation))
+                defer { queue.isHandling = true }
+                return !queue.isHandling
+            }
+            if startHandling {
+                Task { await self.handleUntilEmpty() }
+            }
+        }
+    }
+
+    private func handleUntilEmpty() async {
+        while let batch = nextBatch() {
+            let results = await handle(batch.map(\.request))
+            for (waiting, result) in zip(batch, results) {
+                waiting.continuation.resume(with: result)
+            }
+        }
+    }
+
+    private func nextBatch() -> [Waiting]? {
+        queue.withLock { queue in
+            guard !queue.waiting.isEmpty else {
+                queue.isHandling = false
+                return nil
+            }
+            let batch = Array(queue.waiting.prefix(maximumBatch))
+            queue.waiting.removeFirst(batch.count)
+            return batch
+        }
+    }
+}

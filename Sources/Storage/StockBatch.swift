@@ -1,0 +1,76 @@
+import Foundation
+import JuiceBar
+
+/// A stock write waiting for its batch: what was asked, by whom, when.
+struct PendingStockWrite: Sendable {
+    let write: StockWrite
+    let actor: String
+    let time: Date
+}
+
+/// A stock write once committed: its plan with the ids the engine gave (the order's, the ledger
+/// lines'), and the stock and menu as its batch left them.
+public struct StockCommit: Sendable {
+    public var plan: StockPlan
+    public var snapshot: StockSnapshot
+    public var menu: Menu
+}
+
+/// What an engine stored of a batch's plans: each plan with its ids, in the order given, and the
+/// newest ledger id after them (the new stock version).
+struct StoredStockPlans {
+    var plans: [StockPlan]
+    var version: Int64
+}
+
+/// A batch of stock writes decided, each in turn against one reading of the book: the part of
+/// a batch that is the same on every engine. The engine stores `plans` in the transaction it read
+/// the book in, then answers every write. A refused write never reaches the engine, so it needs
+/// no rollback of its own.
+struct DecidedStockBatch {
+    private let results: [Result<StockPlan, any Error>]
+    /// The book as the whole batch leaves it.
+    let book: JuiceBarBook
+
+    init(_ batch: [PendingStockWrite], on book: JuiceBarBook) {
+        var book = book
+        results = batch.map { pending in
+            Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
+        }
+        self.book = book
+    }
+
+    /// What to store: the plans of the writes that were not refused, in order.
+    var plans: [StockPlan] { results.compactMap { try? $0.get() } }
+
+    /// Each write's answer once the engine stored `plans`.
+    func answers(_ stored: StoredStockPlans) -> [Result<StockCommit, any Error>] {
+        let snapshot = StockSnapshot(stock: book.stock, version: stored.version)
+        var storedPlans = stored.plans.makeIterator()
+        return results.map { result in
+            result.map { _ in StockCommit(plan: storedPlans.next()!, snapshot: snapshot, menu: book.menu) }
+        }
+    }
+}
+
+extension DecidedStockBatch {
+    /// A new shop's menu and stock: the seed fruits, each delivered with its first count, and the
+    /// seed juices, decided like any other writes.
+    static func seed(at time: Date) -> DecidedStockBatch {
+        let writes = Menu.seed.fruits.map { StockWrite.addFruit($0, count: Menu.seedStockPerFruit) }
+            + Menu.seed.juices.map { StockWrite.addJuice($0) }
+        return DecidedStockBatch(writes.map { PendingStockWrite(write: $0, actor: "system", time: time) },
+                                 on: JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock()))
+    }
+}
+
+extension StockPlan {
+    /// The ledger lines an engine writes for this plan once the order (if any) has its id.
+    func ledgerLines(orderID: Int64?) -> [LedgerEntry] {
+        ledger.map { line in
+            var line = line
+            line.orderID = line.cause == .order ? orderID : nil
+            return line
+        }
+    }
+}
