@@ -3,19 +3,38 @@ internal import GRDB
 import Synchronization
 import VendingMachine
 
-/// The vending machine in SQLite: each operation one IMMEDIATE transaction; the money row's
-/// CHECK makes inserted = spent + returned + balance a rule of the file itself.
+/// The vending machine in SQLite. Writes waiting at one moment are decided together against one
+/// reading of the machine and stored in one savepoint of the writer's group commit; the money
+/// row's CHECK makes inserted = spent + returned + balance a rule of the file itself.
 public struct SQLiteVendingStore: VendingStore {
     private let database: SQLiteDatabase
     /// The products' definitions, read once: they are fixed by the migrations, and decoding them
     /// on every purchase would cost more than the purchase.
-    private let catalog = Catalogue()
+    private let catalog: Catalogue
+    private let batcher: Batcher<PendingVendingWrite, VendingCommit>
 
     public init(database: SQLiteDatabase) {
         self.database = database
+        let catalog = Catalogue()
+        self.catalog = catalog
+        batcher = Batcher { batch in
+            do {
+                return try await database.writer.write { db in
+                    var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
+                    for segment in batch.segments {
+                        let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
+                        decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
+                    }
+                    let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
+                    return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+                }
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
     }
 
-    private final class Catalogue: Sendable {
+    final class Catalogue: Sendable {
         private let products = Mutex<[Product]?>(nil)
 
         func products(_ db: Database) throws -> [Product] {
@@ -90,60 +109,8 @@ public struct SQLiteVendingStore: VendingStore {
         try await database.pool.read { db in try Self.fetchState(db, products: catalog.products(db), at: now) }
     }
 
-    public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
-        try await database.writer.write { db in
-            var money = try Self.fetchMoney(db)
-            try money.insert(amount)
-            try Self.save(money, movement: ("insert", amount), actor: actor, time: now, in: db)
-            return try Self.fetchState(db, products: catalog.products(db), at: now)
-        }
-    }
-
-    public func purchase(_ productID: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
-        try await database.writer.write { db in
-            let product = try catalog.product(productID, db)
-            let unsold = try Int.fetchOne(db, sql: "SELECT unsold FROM vendingProduct WHERE id = ?", arguments: [productID]) ?? 0
-            let oldestFresh = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL AND expires > ?
-                    ORDER BY manufactured, id LIMIT 1
-                    """,
-                arguments: [productID, now.storedValue]
-            ).map(Self.item)
-            var money = try Self.fetchMoney(db)
-            let item = try PurchaseRule.check(product, unsold: unsold, oldestFresh: oldestFresh, balance: money.balance)
-            try money.spend(product.price)
-            try db.execute(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [productID, product.price, now.storedValue, item.id, actor])
-            let sale = Sale(id: db.lastInsertedRowID, product: productID, price: product.price, time: now, itemID: item.id)
-            try db.execute(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?", arguments: [sale.id, item.id])
-            try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold - 1 WHERE id = ?", arguments: [productID])
-            try Self.save(money, movement: ("spend", product.price), actor: actor, time: now, in: db)
-            return PurchaseReceipt(sale: sale, item: item, description: product.describe(item),
-                                   state: try Self.fetchState(db, products: catalog.products(db), at: now))
-        }
-    }
-
-    public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {
-        try await database.writer.write { db in
-            var money = try Self.fetchMoney(db)
-            let change = money.returnChange()
-            if change.returned > 0 {
-                try Self.save(money, movement: ("return", change.returned), actor: actor, time: now, in: db)
-            }
-            return ChangeReceipt(change: change, state: try Self.fetchState(db, products: catalog.products(db), at: now))
-        }
-    }
-
-    public func restock(_ productID: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
-        try Restock.validate(count: count)
-        return try await database.writer.write { db in
-            let product = try catalog.product(productID, db)
-            try Self.addItems(of: product, count: count, manufactured: manufactured, in: db)
-            try db.execute(sql: "UPDATE vendingMoney SET version = version + 1")
-            return try Self.fetchState(db, products: catalog.products(db), at: now)
-        }
+    public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
+        try await batcher.submit(PendingVendingWrite(write: write, actor: actor, time: now))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
@@ -179,13 +146,60 @@ extension SQLiteVendingStore {
         return MoneyTotals(balance: row["balance"], inserted: row["inserted"], spent: row["spent"], returned: row["returned"])
     }
 
-    static func save(_ money: MoneyTotals, movement: (kind: String, amount: Int), actor: String, time: Date, in db: Database) throws {
-        try db.execute(
-            sql: "UPDATE vendingMoney SET balance = ?, inserted = ?, spent = ?, returned = ?, version = version + 1 WHERE id = 1",
-            arguments: [money.balance, money.inserted, money.spent, money.returned])
-        try db.execute(
-            sql: "INSERT INTO vendingMoneyLedger (time, kind, amount, balanceAfter, actor) VALUES (?, ?, ?, ?, ?)",
-            arguments: [time.storedValue, movement.kind, movement.amount, money.balance, actor])
+    /// The money, the unsold counts, and the oldest fresh items the segment may buy.
+    static func fetchBook(_ db: Database, _ catalog: Catalogue, for segment: ArraySlice<PendingVendingWrite>) throws -> VendingBook {
+        var unsold: [ProductID: Int] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
+            unsold[row[0]] = row[1]
+        }
+        let wanted = segment.itemsWanted
+        var oldestItems: [ProductID: [Item]] = [:]
+        for (product, count) in wanted.counts {
+            oldestItems[product] = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL AND expires > ?
+                    ORDER BY manufactured, id LIMIT ?
+                    """),
+                arguments: [product, wanted.freshAt.storedValue, count]
+            ).map(item)
+        }
+        return VendingBook(catalog: try catalog.products(db), money: try fetchMoney(db), unsold: unsold,
+                           oldestItems: oldestItems)
+    }
+
+    /// Writes a segment's plans; returns the id of the sale each made, if any.
+    static func store(_ plans: [VendingPlan], in db: Database) throws -> [Int64?] {
+        let saleIDs = try plans.map { plan -> Int64? in
+            var saleID: Int64?
+            if let sold = plan.sold {
+                try db.cachedStatement(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [sold.item.product, sold.price, plan.time.storedValue, sold.item.id, plan.actor])
+                saleID = db.lastInsertedRowID
+                try db.cachedStatement(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?").execute(arguments: [saleID, sold.item.id])
+                try db.cachedStatement(sql: "UPDATE vendingProduct SET unsold = unsold - 1 WHERE id = ?")
+                    .execute(arguments: [sold.item.product])
+            }
+            if let restocked = plan.restocked {
+                try addItems(of: restocked.product, count: restocked.count, manufactured: restocked.manufactured, in: db)
+            }
+            if let movement = plan.movement {
+                try db.cachedStatement(sql: """
+                    INSERT INTO vendingMoneyLedger (time, kind, amount, balanceAfter, actor) VALUES (?, ?, ?, ?, ?)
+                    """).execute(arguments: [plan.time.storedValue, movement.kind.rawValue, movement.amount,
+                                             movement.balanceAfter, plan.actor])
+            }
+            return saleID
+        }
+        let changes = plans.filter(\.changesMachine).count
+        let money = plans.last(where: { $0.money != nil })?.money
+        if let money {
+            try db.cachedStatement(sql: """
+                UPDATE vendingMoney SET balance = ?, inserted = ?, spent = ?, returned = ?, version = version + ? WHERE id = 1
+                """).execute(arguments: [money.balance, money.inserted, money.spent, money.returned, changes])
+        } else if changes > 0 {
+            try db.cachedStatement(sql: "UPDATE vendingMoney SET version = version + ? WHERE id = 1").execute(arguments: [changes])
+        }
+        return saleIDs
     }
 
     /// The machine now. Cheap on purpose, since every write returns it: unsold counts are kept

@@ -35,20 +35,45 @@ public struct ChangeReceipt: Hashable, Codable, Sendable {
     public var state: VendingState
 }
 
-/// The one owner of the vending machine's money and items. Every operation is atomic.
+/// The one owner of the vending machine's money and items. Every change goes through `commit`,
+/// each atomic; an engine reads the machine and stores what the domain decided (`VendingBook`).
 public protocol VendingStore: Sendable {
     func state(at now: Date) async throws -> VendingState
-    /// Throws `VendingError.invalidDenomination` or `.balanceCapExceeded`.
-    func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState
-    /// Takes the oldest unexpired item if the balance pays for it; refuses with the reason otherwise.
-    func purchase(_ product: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt
-    func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt
-    /// Adds `count` items made on `manufactured`.
-    func restock(_ product: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState
+    /// Decides `write` against the machine as the last commit left it and stores what it decided,
+    /// atomically, in one transaction with the other writes waiting at that moment. Throws the
+    /// write's refusal (`VendingError`) with nothing stored.
+    func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit
     /// Sales, newest first.
     func history(limit: Int?) async throws -> [Sale]
     func expiredItems(at now: Date) async throws -> [Item]
     func sales() async throws -> [ProductSales]
+}
+
+extension VendingStore {
+    /// Throws `VendingError.invalidDenomination` or `.balanceCapExceeded`.
+    public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
+        try await commit(.insert(amount), actor: actor, at: now).state
+    }
+
+    /// Takes the oldest unexpired item if the balance pays for it; refuses with the reason otherwise.
+    public func purchase(_ product: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
+        let commit = try await commit(.purchase(product), actor: actor, at: now)
+        let sold = commit.plan.sold!
+        let product = commit.state.products.first { $0.product.id == product }!.product
+        return PurchaseReceipt(
+            sale: Sale(id: commit.saleID!, product: product.id, price: sold.price, time: now, itemID: sold.item.id),
+            item: sold.item, description: product.describe(sold.item), state: commit.state)
+    }
+
+    public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {
+        let commit = try await commit(.returnChange, actor: actor, at: now)
+        return ChangeReceipt(change: commit.plan.change!, state: commit.state)
+    }
+
+    /// Adds `count` items made on `manufactured`.
+    public func restock(_ product: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
+        try await commit(.restock(product, count: count, manufactured: manufactured), actor: actor, at: now).state
+    }
 }
 
 extension Product {

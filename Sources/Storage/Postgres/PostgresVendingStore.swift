@@ -3,19 +3,40 @@ import PostgresNIO
 import Synchronization
 import VendingMachine
 
-/// The vending machine in PostgreSQL, shared by every server. Each operation is one transaction
-/// holding the machine's lock, so two instances never spend the same balance or sell the same
-/// item; the money row's CHECK keeps inserted = spent + returned + balance.
+/// The vending machine in PostgreSQL, shared by every server. The writes waiting in this server at
+/// one moment are decided together against one reading of the machine and stored in one
+/// transaction holding the machine's lock, in a few multi-row statements, so two instances never
+/// spend the same balance or sell the same item; the money row's CHECK keeps
+/// inserted = spent + returned + balance.
 public struct PostgresVendingStore: VendingStore {
     private let database: PostgresDatabase
     /// The products' definitions, read once: migrations fix them.
-    private let catalog = Catalogue()
+    private let catalog: Catalogue
+    private let batcher: Batcher<PendingVendingWrite, VendingCommit>
 
     init(database: PostgresDatabase) {
         self.database = database
+        let catalog = Catalogue()
+        self.catalog = catalog
+        batcher = Batcher { batch in
+            do {
+                return try await database.write(.vendingMachine) { connection in
+                    var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
+                    for segment in batch.segments {
+                        let segmentDecided = DecidedVendingBatch(
+                            segment, on: try await Self.fetchBook(connection, catalog, for: segment))
+                        decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
+                    }
+                    let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
+                    return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+                }
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
     }
 
-    private final class Catalogue: Sendable {
+    final class Catalogue: Sendable {
         private let products = Mutex<[Product]?>(nil)
 
         func products(_ connection: PostgresConnection) async throws -> [Product] {
@@ -36,63 +57,11 @@ public struct PostgresVendingStore: VendingStore {
     }
 
     public func state(at now: Date) async throws -> VendingState {
-        try await database.read { connection in try await fetchState(connection, at: now) }
+        try await database.read { connection in try await Self.fetchState(connection, catalog, at: now) }
     }
 
-    public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
-        try await database.write(.vendingMachine) { connection in
-            var money = try await Self.fetchMoney(connection)
-            try money.insert(amount)
-            try await Self.save(money, movement: ("insert", amount), actor: actor, time: now, in: connection)
-            return try await fetchState(connection, at: now)
-        }
-    }
-
-    public func purchase(_ productID: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
-        try await database.write(.vendingMachine) { connection in
-            let product = try await catalog.product(productID, connection)
-            let unsold = try await connection.row("SELECT unsold FROM vending_product WHERE id = \(productID)")
-                .decode(Int.self)
-            let oldestFresh = try await connection.rows("""
-                SELECT id, product_id, manufactured, expires FROM vending_item
-                WHERE product_id = \(productID) AND sale_id IS NULL AND expires > \(now.storedValue)
-                ORDER BY manufactured, id LIMIT 1
-                """).first.map(Self.item)
-            var money = try await Self.fetchMoney(connection)
-            let item = try PurchaseRule.check(product, unsold: unsold, oldestFresh: oldestFresh, balance: money.balance)
-            try money.spend(product.price)
-            let saleID = try await connection.row("""
-                INSERT INTO vending_sale (product_id, price, time, item_id, actor)
-                VALUES (\(productID), \(product.price), \(now.storedValue), \(item.id), \(actor)) RETURNING id
-                """).decode(Int64.self)
-            let sale = Sale(id: saleID, product: productID, price: product.price, time: now, itemID: item.id)
-            try await connection.run("UPDATE vending_item SET sale_id = \(saleID) WHERE id = \(item.id)")
-            try await connection.run("UPDATE vending_product SET unsold = unsold - 1 WHERE id = \(productID)")
-            try await Self.save(money, movement: ("spend", product.price), actor: actor, time: now, in: connection)
-            return PurchaseReceipt(sale: sale, item: item, description: product.describe(item),
-                                   state: try await fetchState(connection, at: now))
-        }
-    }
-
-    public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {
-        try await database.write(.vendingMachine) { connection in
-            var money = try await Self.fetchMoney(connection)
-            let change = money.returnChange()
-            if change.returned > 0 {
-                try await Self.save(money, movement: ("return", change.returned), actor: actor, time: now, in: connection)
-            }
-            return ChangeReceipt(change: change, state: try await fetchState(connection, at: now))
-        }
-    }
-
-    public func restock(_ productID: ProductID, count: Int, manufactured: Date, actor: String, at now: Date) async throws -> VendingState {
-        try Restock.validate(count: count)
-        return try await database.write(.vendingMachine) { connection in
-            let product = try await catalog.product(productID, connection)
-            try await Self.addItems(of: product, count: count, manufactured: manufactured, in: connection)
-            try await connection.run("UPDATE vending_money SET version = version + 1")
-            return try await fetchState(connection, at: now)
-        }
+    public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
+        try await batcher.submit(PendingVendingWrite(write: write, actor: actor, time: now))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
@@ -123,7 +92,7 @@ public struct PostgresVendingStore: VendingStore {
     }
 
     /// The machine now: unsold counts are kept per product, and only expired items are counted.
-    private func fetchState(_ connection: PostgresConnection, at now: Date) async throws -> VendingState {
+    static func fetchState(_ connection: PostgresConnection, _ catalog: Catalogue, at now: Date) async throws -> VendingState {
         var expired: [ProductID: Int] = [:]
         for row in try await connection.rows("""
             SELECT product_id, count(*) FROM vending_item
@@ -162,18 +131,91 @@ extension PostgresVendingStore {
         return MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
     }
 
-    static func save(
-        _ money: MoneyTotals, movement: (kind: String, amount: Int), actor: String, time: Date, in connection: PostgresConnection
-    ) async throws {
-        try await connection.run("""
-            UPDATE vending_money SET balance = \(money.balance), inserted = \(money.inserted), spent = \(money.spent),
-                returned = \(money.returned), version = version + 1
-            WHERE id = 1
-            """)
-        try await connection.run("""
-            INSERT INTO vending_money_ledger (time, kind, amount, balance_after, actor)
-            VALUES (\(time.storedValue), \(movement.kind), \(movement.amount), \(money.balance), \(actor))
-            """)
+    /// The money, the unsold counts, and the oldest fresh items the segment may buy, in three statements.
+    static func fetchBook(
+        _ connection: PostgresConnection, _ catalog: Catalogue, for segment: ArraySlice<PendingVendingWrite>
+    ) async throws -> VendingBook {
+        var unsold: [ProductID: Int] = [:]
+        for row in try await connection.rows("SELECT id, unsold FROM vending_product") {
+            let (product, count) = try row.decode((String, Int).self)
+            unsold[product] = count
+        }
+        let wanted = segment.itemsWanted
+        var oldestItems: [ProductID: [Item]] = [:]
+        if !wanted.counts.isEmpty {
+            for row in try await connection.rows("""
+                SELECT i.id, i.product_id, i.manufactured, i.expires
+                FROM unnest(\(Array(wanted.counts.keys)), \(Array(wanted.counts.values))) AS w(product, count)
+                CROSS JOIN LATERAL (
+                    SELECT id, product_id, manufactured, expires FROM vending_item
+                    WHERE product_id = w.product AND sale_id IS NULL AND expires > \(wanted.freshAt.storedValue)
+                    ORDER BY manufactured, id LIMIT w.count
+                ) i
+                ORDER BY i.manufactured, i.id
+                """) {
+                let item = try item(row)
+                oldestItems[item.product, default: []].append(item)
+            }
+        }
+        return VendingBook(catalog: try await catalog.products(connection), money: try await fetchMoney(connection),
+                           unsold: unsold, oldestItems: oldestItems)
+    }
+
+    /// Writes a segment's plans in a few statements whatever its size: every sale in one (ids in
+    /// order), the items and counts they took in two, every money movement in one, the money
+    /// and the version in one. Restocks (rare) are written one by one.
+    static func store(_ plans: [VendingPlan], in connection: PostgresConnection) async throws -> [Int64?] {
+        for restocked in plans.compactMap(\.restocked) {
+            try await addItems(of: restocked.product, count: restocked.count, manufactured: restocked.manufactured,
+                               in: connection)
+        }
+        var saleIDs = [Int64?](repeating: nil, count: plans.count)
+        let sales = plans.indices.filter { plans[$0].sold != nil }
+        if !sales.isEmpty {
+            let sold = sales.map { plans[$0].sold! }
+            let ids = try await connection.rows("""
+                INSERT INTO vending_sale (product_id, price, time, item_id, actor)
+                SELECT product, price, time, item, actor
+                FROM unnest(\(sold.map(\.item.product)), \(sold.map(\.price)), \(sales.map { plans[$0].time.storedValue }),
+                            \(sold.map(\.item.id)), \(sales.map { plans[$0].actor }))
+                     WITH ORDINALITY AS s(product, price, time, item, actor, n)
+                ORDER BY n
+                RETURNING id
+                """).map { try $0.decode(Int64.self) }.sorted()
+            for (index, id) in zip(sales, ids) { saleIDs[index] = id }
+            try await connection.run("""
+                UPDATE vending_item SET sale_id = s.sale
+                FROM unnest(\(sold.map(\.item.id)), \(ids)) AS s(item, sale) WHERE vending_item.id = s.item
+                """)
+            try await connection.run("""
+                UPDATE vending_product SET unsold = unsold - s.units
+                FROM (SELECT product, count(*) AS units FROM unnest(\(sold.map(\.item.product))) AS product GROUP BY product) s
+                WHERE vending_product.id = s.product
+                """)
+        }
+        let moved = plans.filter { $0.movement != nil }
+        if !moved.isEmpty {
+            let movements = moved.map { $0.movement! }
+            try await connection.run("""
+                INSERT INTO vending_money_ledger (time, kind, amount, balance_after, actor)
+                SELECT time, kind, amount, balance_after, actor
+                FROM unnest(\(moved.map(\.time.storedValue)), \(movements.map(\.kind.rawValue)), \(movements.map(\.amount)),
+                            \(movements.map(\.balanceAfter)), \(moved.map(\.actor)))
+                     WITH ORDINALITY AS m(time, kind, amount, balance_after, actor, n)
+                ORDER BY n
+                """)
+        }
+        let changes = plans.filter(\.changesMachine).count
+        if let money = plans.last(where: { $0.money != nil })?.money {
+            try await connection.run("""
+                UPDATE vending_money SET balance = \(money.balance), inserted = \(money.inserted), spent = \(money.spent),
+                    returned = \(money.returned), version = version + \(changes)
+                WHERE id = 1
+                """)
+        } else if changes > 0 {
+            try await connection.run("UPDATE vending_money SET version = version + \(changes) WHERE id = 1")
+        }
+        return saleIDs
     }
 
     static func addItems(of product: Product, count: Int, manufactured: Date, in connection: PostgresConnection) async throws {

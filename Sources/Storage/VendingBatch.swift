@@ -1,0 +1,69 @@
+import Foundation
+import VendingMachine
+
+/// A vending write waiting for its batch: what was asked, by whom, when.
+struct PendingVendingWrite: Sendable {
+    let write: VendingWrite
+    let actor: String
+    let time: Date
+}
+
+/// A vending write once committed: its plan, the id of the sale it made (if any), and the
+/// machine as its batch left it.
+public struct VendingCommit: Sendable {
+    public var plan: VendingPlan
+    public var saleID: Int64?
+    public var state: VendingState
+}
+
+extension Array where Element == PendingVendingWrite {
+    /// The batch cut after each write that adds items, so that the writes after it decide
+    /// against a book read again, which holds the new items.
+    var segments: [ArraySlice<PendingVendingWrite>] {
+        var segments: [ArraySlice<PendingVendingWrite>] = []
+        var start = startIndex
+        for index in indices where self[index].write.addsItems || index == endIndex - 1 {
+            segments.append(self[start...index])
+            start = index + 1
+        }
+        return segments
+    }
+}
+
+extension ArraySlice where Element == PendingVendingWrite {
+    /// What a book must hold to decide these writes: per product bought, how many of its oldest
+    /// fresh items (as many as it is bought), fresh at the earliest of their times.
+    var itemsWanted: (counts: [ProductID: Int], freshAt: Date) {
+        var counts: [ProductID: Int] = [:]
+        for pending in self {
+            if let product = pending.write.purchasedProduct { counts[product, default: 0] += 1 }
+        }
+        return (counts, map(\.time).min() ?? Date())
+    }
+}
+
+/// A segment of vending writes decided, each in turn against one reading of the machine: the
+/// part of a batch that is the same on every engine. The engine stores `plans` (giving each sale
+/// its id), reads the machine once the whole batch is stored, and answers every write. A refused
+/// write never reaches the engine, so it needs no rollback of its own.
+struct DecidedVendingBatch {
+    private let results: [Result<VendingPlan, any Error>]
+
+    init(_ segment: ArraySlice<PendingVendingWrite>, on book: VendingBook) {
+        var book = book
+        results = segment.map { pending in
+            Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
+        }
+    }
+
+    /// What to store: the plans of the writes that were not refused, in order.
+    var plans: [VendingPlan] { results.compactMap { try? $0.get() } }
+
+    /// Each write's answer, given the sale id stored for each plan and the machine after the batch.
+    func answers(saleIDs: [Int64?], state: VendingState) -> [Result<VendingCommit, any Error>] {
+        var saleIDs = saleIDs.makeIterator()
+        return results.map { result in
+            result.map { plan in VendingCommit(plan: plan, saleID: saleIDs.next()!, state: state) }
+        }
+    }
+}
