@@ -60,9 +60,10 @@ struct PostgresLocation {
         // A session that stops in the middle of a transaction (a paused VM, a lost network)
         // would hold its part's lock for every instance; the server ends it instead. And a
         // commit is answered only once it is on disk, whatever the server's default says.
+        // A write waits at most `lockTimeout` for its part's lock (then: busy).
         configuration.options.additionalStartupParameters = [
             ("idle_in_transaction_session_timeout", "30s"), ("statement_timeout", "30s"),
-            ("synchronous_commit", "on"),
+            ("synchronous_commit", "on"), ("lock_timeout", PostgresDatabase.lockTimeout),
         ]
         return configuration
     }
@@ -152,16 +153,20 @@ final class PostgresDatabase: Sendable {
     func transaction<T: Sendable>(
         _ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await client.withConnection { connection in
-            try await connection.run(begin)
-            do {
-                let result = try await body(connection)
-                try await connection.run("COMMIT")
-                return result
-            } catch {
-                try? await connection.run("ROLLBACK")
-                throw error
+        do {
+            return try await client.withConnection { connection in
+                try await connection.run(begin)
+                do {
+                    let result = try await body(connection)
+                    try await connection.run("COMMIT")
+                    return result
+                } catch {
+                    try? await connection.run("ROLLBACK")
+                    throw error
+                }
             }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
+            throw StorageError.busy("the shop's database is busy; try again")
         }
     }
 
@@ -177,16 +182,11 @@ final class PostgresDatabase: Sendable {
     /// Other instances are told of the change when it commits. A write that cannot get the lock
     /// within `lockTimeout` (another instance stuck holding it) fails as `StorageError.busy`.
     func write<T: Sendable>(_ part: Part, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
-                try await connection.run("SELECT set_config('lock_timeout', \(Self.lockTimeout), true)")
-                try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue))")
-                let result = try await body(connection)
-                try await connection.run("SELECT pg_notify(\(Self.channel), \(instance))")
-                return result
-            }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
-            throw StorageError.busy("the shop's database is busy; try again")
+        try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
+            // The notice is sent only if the transaction commits, whenever in it it is asked for:
+            // asking with the lock saves a round trip while the lock is held.
+            try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue)), pg_notify(\(Self.channel), \(instance))")
+            return try await body(connection)
         }
     }
 
@@ -211,6 +211,8 @@ final class PostgresDatabase: Sendable {
 struct PostgresChangeFeed: ChangeFeed {
     let database: PostgresDatabase
     static let probeInterval: Duration = .seconds(30)
+    /// The least time between two reads after notices: well under the second pages must follow.
+    static let refreshPause: Duration = .milliseconds(100)
 
     func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {
         // One pending call at most: notifications that arrive while `changed` runs fold into it.
@@ -244,7 +246,12 @@ struct PostgresChangeFeed: ChangeFeed {
                 }
             }
             group.addTask {
-                for await _ in pending { try await changed() }
+                for await _ in pending {
+                    try await changed()
+                    // Under a stream of notices (another server's batches), one read now and
+                    // then serves them all: those that arrive meanwhile fold into the next.
+                    try await Task.sleep(for: PostgresChangeFeed.refreshPause)
+                }
             }
             defer { group.cancelAll() }
             try await group.next()
@@ -256,7 +263,7 @@ struct PostgresChangeFeed: ChangeFeed {
 
 extension PostgresConnection {
     /// Queries are logged only when they fail, through the error they throw.
-    private static let quiet = Logger(label: "juicemaker.postgres.query", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let quiet = Logger(label: "juicemaker.postgres.query", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Runs a statement whose rows, if any, are not needed.
     func run(_ query: PostgresQuery) async throws {

@@ -93,81 +93,154 @@ extension PostgresJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    /// The menu and the counts, in two statements.
+    /// The menu and the counts, in one prepared statement: a row per fruit, then a row per recipe line.
     static func fetchBook(_ connection: PostgresConnection) async throws -> JuiceBarBook {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock())
-        for row in try await connection.rows("SELECT id, name_ko, name_en, emoji, count FROM fruit ORDER BY position") {
-            let (id, ko, en, emoji, count) = try row.decode((String, String, String, String, Int).self)
-            book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji))
-            book.stock[FruitID(id)] = count
-        }
-        for row in try await connection.rows("""
-            SELECT j.id, j.name_ko, j.name_en, r.fruit_id, r.amount
-            FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id ORDER BY j.position, r.position
-            """) {
-            let (id, ko, en, fruit, amount) = try row.decode((String, String, String, String, Int).self)
-            let ingredient = Ingredient(fruit: FruitID(fruit), amount: amount)
-            if book.menu.juices.last?.id == JuiceID(id) {
-                book.menu.juices[book.menu.juices.count - 1].recipe.append(ingredient)
+        for try await (isJuice, id, ko, en, text, number) in try await connection.execute(ReadBook(), logger: PostgresConnection.quiet) {
+            if !isJuice {
+                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: text))
+                book.stock[FruitID(id)] = number
+            } else if book.menu.juices.last?.id == JuiceID(id) {
+                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(text), amount: number))
             } else {
-                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: [ingredient]))
+                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en),
+                                              recipe: [Ingredient(fruit: FruitID(text), amount: number)]))
             }
         }
         return book
     }
 
-    /// Writes a batch's plans in a few statements whatever its size: new fruits and juices (rare)
-    /// one by one, then every order in one statement, every ledger line in one, and every
-    /// changed count in one. Rows inserted from one ordered SELECT take their ids in that order.
+    /// Writes a batch's plans in one statement whatever its size (new fruits and juices, rare,
+    /// go first, one by one): the orders, their ledger lines (each joined to its order's id),
+    /// and every changed count. Rows inserted from one ordered SELECT take their ids in that
+    /// order, which is how each plan gets its ids back.
     static func store(_ plans: [StockPlan], in connection: PostgresConnection) async throws -> StoredStockPlans {
-        var plans = plans
         for plan in plans {
             if let fruit = plan.newFruit { try await insert(fruit, count: plan.counts[fruit.id] ?? 0, in: connection) }
             if let juice = plan.newJuice { try await insert(juice, in: connection) }
         }
-        let orders = plans.indices.filter { plans[$0].order != nil }
-        if !orders.isEmpty {
-            let made = orders.map { plans[$0].order! }
-            let ids = try await connection.rows("""
-                INSERT INTO juice_order (juice_id, time, actor, account_id)
-                SELECT juice, time, actor, nullif(member, 0)
-                FROM unnest(\(made.map(\.juice.rawValue)), \(made.map(\.time.storedValue)), \(made.map(\.actor)),
-                            \(orders.map { plans[$0].member ?? 0 })) WITH ORDINALITY AS o(juice, time, actor, member, n)
-                ORDER BY n
-                RETURNING id
-                """).map { try $0.decode(Int64.self) }.sorted()
-            for (index, id) in zip(orders, ids) { plans[index].order?.id = id }
-        }
-        for index in plans.indices { plans[index].ledger = plans[index].ledgerLines(orderID: plans[index].order?.id) }
-        let lines = plans.flatMap(\.ledger)
-        var version: Int64
-        if lines.isEmpty {
-            version = try await connection.row("SELECT coalesce(max(id), 0) FROM stock_ledger").decode(Int64.self)
-        } else {
-            var ids = try await connection.rows("""
-                INSERT INTO stock_ledger (time, fruit_id, delta, count_after, cause, juice_id, order_id, actor)
-                SELECT time, fruit, delta, count_after, cause, nullif(juice, ''), nullif(order_id, 0), actor
-                FROM unnest(\(lines.map(\.time.storedValue)), \(lines.map(\.fruit.rawValue)), \(lines.map(\.delta)),
-                            \(lines.map(\.countAfter)), \(lines.map(\.cause.rawValue)), \(lines.map { $0.juice?.rawValue ?? "" }),
-                            \(lines.map { $0.orderID ?? 0 }), \(lines.map(\.actor)))
-                     WITH ORDINALITY AS l(time, fruit, delta, count_after, cause, juice, order_id, actor, n)
-                ORDER BY n
-                RETURNING id
-                """).map { try $0.decode(Int64.self) }.sorted().makeIterator()
-            for index in plans.indices {
-                for line in plans[index].ledger.indices { plans[index].ledger[line].id = ids.next()! }
-            }
-            version = plans.last { !$0.ledger.isEmpty }!.ledger.last!.id
+        let orders = plans.compactMap(\.order)
+        // Each line names its order by the order's place among the batch's orders (1, 2, …; 0: none).
+        var orderPlace = 0
+        let lines = plans.flatMap { plan -> [(line: LedgerEntry, order: Int)] in
+            if plan.order != nil { orderPlace += 1 }
+            return plan.ledger.map { ($0, $0.cause == .order ? orderPlace : 0) }
         }
         let counts = plans.reduce(into: [FruitID: Int]()) { $0.merge($1.counts) { _, newer in newer } }
-        if !counts.isEmpty {
-            try await connection.run("""
-                UPDATE fruit SET count = c.count
-                FROM unnest(\(counts.keys.map(\.rawValue)), \(Array(counts.values))) AS c(id, count)
-                WHERE fruit.id = c.id
-                """)
+        var orderIDs: [Int64] = []
+        var lineIDs: [Int64] = []
+        var version: Int64 = 0
+        let statement = StoreBatch(
+            orderJuices: orders.map(\.juice.rawValue), orderTimes: orders.map(\.time.storedValue),
+            orderActors: orders.map(\.actor), orderMembers: plans.filter { $0.order != nil }.map { $0.member ?? 0 },
+            lineTimes: lines.map(\.line.time.storedValue), lineFruits: lines.map(\.line.fruit.rawValue),
+            lineDeltas: lines.map(\.line.delta), lineCountsAfter: lines.map(\.line.countAfter),
+            lineCauses: lines.map(\.line.cause.rawValue), lineJuices: lines.map { $0.line.juice?.rawValue ?? "" },
+            linePlaces: lines.map(\.order), lineActors: lines.map(\.line.actor),
+            countFruits: counts.keys.map(\.rawValue), counts: Array(counts.values))
+        for try await (kind, id) in try await connection.execute(statement, logger: PostgresConnection.quiet) {
+            switch kind {
+            case 0: orderIDs.append(id)
+            case 1: lineIDs.append(id)
+            case 2: version = id
+            default: break
+            }
         }
-        return StoredStockPlans(plans: plans, version: version)
+        var orderIDsInOrder = orderIDs.sorted().makeIterator()
+        var lineIDsInOrder = lineIDs.sorted().makeIterator()
+        let stored = plans.map { plan in
+            var plan = plan
+            if plan.order != nil { plan.order?.id = orderIDsInOrder.next()! }
+            plan.ledger = plan.ledgerLines(orderID: plan.order?.id).map { line in
+                var line = line
+                line.id = lineIDsInOrder.next()!
+                return line
+            }
+            return plan
+        }
+        // Before this statement's own lines, the newest line was `version`; after, its newest.
+        return StoredStockPlans(plans: stored, version: lineIDs.max() ?? version)
+    }
+
+    /// The book's statement, prepared once per connection.
+    struct ReadBook: PostgresPreparedStatement {
+        static let sql = """
+            SELECT false, id, name_ko, name_en, emoji, count, position, 0 FROM fruit
+            UNION ALL
+            SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
+            FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
+            ORDER BY 1, 7, 8
+            """
+        typealias Row = (Bool, String, String, String, String, Int)
+
+        func makeBindings() -> PostgresBindings { PostgresBindings() }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (isJuice, id, ko, en, text, number, _, _) = try row.decode((Bool, String, String, String, String, Int, Int, Int).self)
+            return (isJuice, id, ko, en, text, number)
+        }
+    }
+
+    /// The statement that stores a batch, prepared once per connection so that PostgreSQL plans
+    /// it once: the orders, their ledger lines (each line names its order by its place among the
+    /// batch's orders, 1, 2, …, or 0), and the counts. Answers (0, order id), (1, line id), and
+    /// (2, the newest line id before this statement).
+    struct StoreBatch: PostgresPreparedStatement {
+        static let sql = """
+            WITH made AS (
+                INSERT INTO juice_order (juice_id, time, actor, account_id)
+                SELECT juice, time, actor, nullif(member, 0)
+                FROM unnest($1::text[], $2::float8[], $3::text[], $4::int8[]) WITH ORDINALITY AS o(juice, time, actor, member, n)
+                ORDER BY n
+                RETURNING id
+            ), placed AS (
+                SELECT id, row_number() OVER (ORDER BY id) AS place FROM made
+            ), recorded AS (
+                INSERT INTO stock_ledger (time, fruit_id, delta, count_after, cause, juice_id, order_id, actor)
+                SELECT l.time, l.fruit, l.delta, l.count_after, l.cause, nullif(l.juice, ''), placed.id, l.actor
+                FROM unnest($5::float8[], $6::text[], $7::int8[], $8::int8[], $9::text[], $10::text[], $11::int8[], $12::text[])
+                     WITH ORDINALITY AS l(time, fruit, delta, count_after, cause, juice, place, actor, n)
+                LEFT JOIN placed ON placed.place = l.place
+                ORDER BY l.n
+                RETURNING id
+            ), counted AS (
+                UPDATE fruit SET count = c.count
+                FROM unnest($13::text[], $14::int8[]) AS c(id, count)
+                WHERE fruit.id = c.id
+                RETURNING fruit.id
+            )
+            SELECT 0, id FROM made
+            UNION ALL SELECT 1, id FROM recorded
+            UNION ALL SELECT 2, coalesce(max(id), 0) FROM stock_ledger
+            UNION ALL SELECT 3, count(*) FROM counted
+            """
+        typealias Row = (Int, Int64)
+
+        var orderJuices: [String], orderTimes: [Double], orderActors: [String], orderMembers: [Int64]
+        var lineTimes: [Double], lineFruits: [String], lineDeltas: [Int], lineCountsAfter: [Int]
+        var lineCauses: [String], lineJuices: [String], linePlaces: [Int], lineActors: [String]
+        var countFruits: [String], counts: [Int]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 14)
+            bindings.append(orderJuices)
+            bindings.append(orderTimes)
+            bindings.append(orderActors)
+            bindings.append(orderMembers)
+            bindings.append(lineTimes)
+            bindings.append(lineFruits)
+            bindings.append(lineDeltas)
+            bindings.append(lineCountsAfter)
+            bindings.append(lineCauses)
+            bindings.append(lineJuices)
+            bindings.append(linePlaces)
+            bindings.append(lineActors)
+            bindings.append(countFruits)
+            bindings.append(counts)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     static func insert(_ fruit: Fruit, count: Int, in connection: PostgresConnection) async throws {

@@ -19,6 +19,8 @@ enum PostgresSchema {
     /// each migration is one transaction with its record, so a failed one leaves nothing behind.
     static func migrate(_ database: PostgresDatabase) async throws {
         try await database.transaction { connection in
+            // Instances starting together wait for each other's migrations however long they take.
+            try await connection.run("SET LOCAL lock_timeout = 0")
             try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.migrationLock))")
             try await connection.run("""
                 CREATE TABLE IF NOT EXISTS schema_migration (

@@ -124,21 +124,19 @@ public struct PostgresVendingStore: VendingStore {
 // MARK: - Rows
 
 extension PostgresVendingStore {
-    static func fetchMoney(_ connection: PostgresConnection) async throws -> MoneyTotals {
-        let (balance, inserted, spent, returned) = try await connection.row(
-            "SELECT balance, inserted, spent, returned FROM vending_money WHERE id = 1"
-        ).decode((Int, Int, Int, Int).self)
-        return MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
-    }
-
-    /// The money, the unsold counts, and the oldest fresh items the segment may buy, in three statements.
+    /// The money, the unsold counts, and the oldest fresh items the segment may buy, in one or two statements.
     static func fetchBook(
         _ connection: PostgresConnection, _ catalog: Catalogue, for segment: ArraySlice<PendingVendingWrite>
     ) async throws -> VendingBook {
         var unsold: [ProductID: Int] = [:]
-        for row in try await connection.rows("SELECT id, unsold FROM vending_product") {
-            let (product, count) = try row.decode((String, Int).self)
+        var money = MoneyTotals()
+        for row in try await connection.rows("""
+            SELECT p.id, p.unsold, m.balance, m.inserted, m.spent, m.returned
+            FROM vending_product p CROSS JOIN vending_money m WHERE m.id = 1
+            """) {
+            let (product, count, balance, inserted, spent, returned) = try row.decode((String, Int, Int, Int, Int, Int).self)
             unsold[product] = count
+            money = MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
         }
         let wanted = segment.itemsWanted
         var oldestItems: [ProductID: [Item]] = [:]
@@ -157,65 +155,62 @@ extension PostgresVendingStore {
                 oldestItems[item.product, default: []].append(item)
             }
         }
-        return VendingBook(catalog: try await catalog.products(connection), money: try await fetchMoney(connection),
-                           unsold: unsold, oldestItems: oldestItems)
+        return VendingBook(catalog: try await catalog.products(connection), money: money, unsold: unsold,
+                           oldestItems: oldestItems)
     }
 
-    /// Writes a segment's plans in a few statements whatever its size: every sale in one (ids in
-    /// order), the items and counts they took in two, every money movement in one, the money
-    /// and the version in one. Restocks (rare) are written one by one.
+    /// Writes a segment's plans in one statement whatever its size (restocks, rare, go first, one
+    /// by one): the sales, the items and counts they took, the money movements, and the money
+    /// with the version. Returns the id of the sale each plan made, if any.
     static func store(_ plans: [VendingPlan], in connection: PostgresConnection) async throws -> [Int64?] {
         for restocked in plans.compactMap(\.restocked) {
             try await addItems(of: restocked.product, count: restocked.count, manufactured: restocked.manufactured,
                                in: connection)
         }
-        var saleIDs = [Int64?](repeating: nil, count: plans.count)
-        let sales = plans.indices.filter { plans[$0].sold != nil }
-        if !sales.isEmpty {
-            let sold = sales.map { plans[$0].sold! }
-            let ids = try await connection.rows("""
+        let selling = plans.filter { $0.sold != nil }
+        let sold = selling.map { $0.sold! }
+        let moved = plans.filter { $0.movement != nil }
+        let movements = moved.map { $0.movement! }
+        let money = plans.last(where: { $0.money != nil })?.money
+        var saleByItem: [Int64: Int64] = [:]
+        for row in try await connection.rows("""
+            WITH sold AS (
                 INSERT INTO vending_sale (product_id, price, time, item_id, actor)
                 SELECT product, price, time, item, actor
-                FROM unnest(\(sold.map(\.item.product)), \(sold.map(\.price)), \(sales.map { plans[$0].time.storedValue }),
-                            \(sold.map(\.item.id)), \(sales.map { plans[$0].actor }))
+                FROM unnest(\(sold.map(\.item.product)), \(sold.map(\.price)), \(selling.map(\.time.storedValue)),
+                            \(sold.map(\.item.id)), \(selling.map(\.actor)))
                      WITH ORDINALITY AS s(product, price, time, item, actor, n)
                 ORDER BY n
-                RETURNING id
-                """).map { try $0.decode(Int64.self) }.sorted()
-            for (index, id) in zip(sales, ids) { saleIDs[index] = id }
-            try await connection.run("""
-                UPDATE vending_item SET sale_id = s.sale
-                FROM unnest(\(sold.map(\.item.id)), \(ids)) AS s(item, sale) WHERE vending_item.id = s.item
-                """)
-            try await connection.run("""
+                RETURNING id, item_id, product_id
+            ), taken AS (
+                UPDATE vending_item SET sale_id = sold.id FROM sold WHERE vending_item.id = sold.item_id
+                RETURNING vending_item.id
+            ), emptied AS (
                 UPDATE vending_product SET unsold = unsold - s.units
-                FROM (SELECT product, count(*) AS units FROM unnest(\(sold.map(\.item.product))) AS product GROUP BY product) s
-                WHERE vending_product.id = s.product
-                """)
-        }
-        let moved = plans.filter { $0.movement != nil }
-        if !moved.isEmpty {
-            let movements = moved.map { $0.movement! }
-            try await connection.run("""
+                FROM (SELECT product_id, count(*) AS units FROM sold GROUP BY product_id) s
+                WHERE vending_product.id = s.product_id
+                RETURNING vending_product.id
+            ), moved AS (
                 INSERT INTO vending_money_ledger (time, kind, amount, balance_after, actor)
                 SELECT time, kind, amount, balance_after, actor
                 FROM unnest(\(moved.map(\.time.storedValue)), \(movements.map(\.kind.rawValue)), \(movements.map(\.amount)),
                             \(movements.map(\.balanceAfter)), \(moved.map(\.actor)))
                      WITH ORDINALITY AS m(time, kind, amount, balance_after, actor, n)
                 ORDER BY n
-                """)
-        }
-        let changes = plans.filter(\.changesMachine).count
-        if let money = plans.last(where: { $0.money != nil })?.money {
-            try await connection.run("""
-                UPDATE vending_money SET balance = \(money.balance), inserted = \(money.inserted), spent = \(money.spent),
-                    returned = \(money.returned), version = version + \(changes)
+                RETURNING id
+            ), counted AS (
+                UPDATE vending_money SET balance = coalesce(\(money?.balance), balance),
+                    inserted = coalesce(\(money?.inserted), inserted), spent = coalesce(\(money?.spent), spent),
+                    returned = coalesce(\(money?.returned), returned), version = version + \(plans.filter(\.changesMachine).count)
                 WHERE id = 1
-                """)
-        } else if changes > 0 {
-            try await connection.run("UPDATE vending_money SET version = version + \(changes) WHERE id = 1")
+                RETURNING id
+            )
+            SELECT id, item_id FROM sold
+            """) {
+            let (sale, item) = try row.decode((Int64, Int64).self)
+            saleByItem[item] = sale
         }
-        return saleIDs
+        return plans.map { plan in plan.sold.flatMap { saleByItem[$0.item.id] } }
     }
 
     static func addItems(of product: Product, count: Int, manufactured: Date, in connection: PostgresConnection) async throws {
