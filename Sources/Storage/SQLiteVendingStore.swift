@@ -152,7 +152,8 @@ extension SQLiteVendingStore {
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
             unsold[row[0]] = row[1]
         }
-        let wanted = segment.itemsWanted
+        let products = try catalog.products(db)
+        let wanted = segment.itemsWanted(of: products)
         var oldestItems: [ProductID: [Item]] = [:]
         for (product, count) in wanted.counts {
             oldestItems[product] = try Row.fetchAll(
@@ -163,8 +164,7 @@ extension SQLiteVendingStore {
                 arguments: [product, wanted.freshAt.storedValue, count]
             ).map(item)
         }
-        return VendingBook(catalog: try catalog.products(db), money: try fetchMoney(db), unsold: unsold,
-                           oldestItems: oldestItems)
+        return VendingBook(catalog: products, money: try fetchMoney(db), unsold: unsold, oldestItems: oldestItems)
     }
 
     /// Writes a segment's plans; returns the id of the sale each made, if any.

@@ -31,14 +31,18 @@ extension Array where Element == PendingVendingWrite {
 }
 
 extension ArraySlice where Element == PendingVendingWrite {
-    /// What a book must hold to decide these writes: per product bought, how many of its oldest
-    /// fresh items (as many as it is bought), fresh at the earliest of their times.
-    var itemsWanted: (counts: [ProductID: Int], freshAt: Date) {
+    /// What a book must hold to decide these writes: per product of the catalogue bought, how
+    /// many of its oldest items fresh at the latest of their times (as many as it is bought).
+    /// Fresh at the latest time, every item read is fresh for every write of the segment, so
+    /// none read can turn out expired and leave a purchase short; and an id not in the catalogue
+    /// (anything a client sent) never reaches the database: the book refuses it.
+    func itemsWanted(of catalog: [Product]) -> (counts: [ProductID: Int], freshAt: Date) {
+        let known = Set(catalog.map(\.id))
         var counts: [ProductID: Int] = [:]
         for pending in self {
-            if let product = pending.write.purchasedProduct { counts[product, default: 0] += 1 }
+            if let product = pending.write.purchasedProduct, known.contains(product) { counts[product, default: 0] += 1 }
         }
-        return (counts, map(\.time).min() ?? Date())
+        return (counts, map(\.time).max() ?? Date())
     }
 }
 

@@ -33,6 +33,39 @@ import VendingMachine
     }
 
     @Test(arguments: Engine.available)
+    func aPurchaseOfAProductIdTheDatabaseCannotStoreIsRefusedAloneInItsBatch(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.vending
+        for _ in 0..<5 { _ = try await store.insert(10_000, actor: "t", at: now) }
+        for product: ProductID in ["cola", "cider", "fanta"] {
+            _ = try await store.restock(product, count: 10, manufactured: now, actor: "t", at: now)
+        }
+        let now = self.now
+        // Sent together, so they share batches: an id with a NUL (which PostgreSQL refuses as
+        // text) must be refused as unknown without failing the purchases beside it.
+        let results = await withTaskGroup(of: (ProductID, Result<PurchaseReceipt, any Error>).self) { group in
+            for product: ProductID in Array(repeating: ["co\u{0}la", "cola", "cider", "fanta"], count: 6).flatMap({ $0 }) {
+                group.addTask {
+                    do {
+                        return (product, .success(try await store.purchase(product, actor: "t", at: now)))
+                    } catch {
+                        return (product, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for (product, result) in results {
+            if product.contains("\u{0}") {
+                #expect(throws: VendingError.unknownProduct(product)) { try result.get() }
+            } else {
+                #expect((try? result.get()) != nil, "\(product) was refused")
+            }
+        }
+        #expect(try await store.history(limit: nil).count == 18)
+    }
+
+    @Test(arguments: Engine.available)
     func refusalsChangeNothing(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let store = shop.vending

@@ -28,7 +28,8 @@ public struct PostgresVendingStore: VendingStore {
                         decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
                     }
                     let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
-                    return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+                    let changed = decided.contains { $0.0.plans.contains(where: \.changesMachine) }
+                    return (decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }, changed)
                 }
             } catch {
                 return batch.map { _ in .failure(error) }
@@ -138,7 +139,8 @@ extension PostgresVendingStore {
             unsold[product] = count
             money = MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
         }
-        let wanted = segment.itemsWanted
+        let products = try await catalog.products(connection)
+        let wanted = segment.itemsWanted(of: products)
         var oldestItems: [ProductID: [Item]] = [:]
         if !wanted.counts.isEmpty {
             for row in try await connection.rows("""
@@ -155,14 +157,14 @@ extension PostgresVendingStore {
                 oldestItems[item.product, default: []].append(item)
             }
         }
-        return VendingBook(catalog: try await catalog.products(connection), money: money, unsold: unsold,
-                           oldestItems: oldestItems)
+        return VendingBook(catalog: products, money: money, unsold: unsold, oldestItems: oldestItems)
     }
 
     /// Writes a segment's plans in one statement whatever its size (restocks, rare, go first, one
     /// by one): the sales, the items and counts they took, the money movements, and the money
     /// with the version. Returns the id of the sale each plan made, if any.
     static func store(_ plans: [VendingPlan], in connection: PostgresConnection) async throws -> [Int64?] {
+        guard plans.contains(where: \.changesMachine) else { return plans.map { _ in nil } }
         for restocked in plans.compactMap(\.restocked) {
             try await addItems(of: restocked.product, count: restocked.count, manufactured: restocked.manufactured,
                                in: connection)
