@@ -68,12 +68,17 @@ public enum AccountRules {
     /// bcrypt reads only this many bytes of a password; longer ones are refused, not cut short.
     public static let maximumPasswordBytes = 72
 
-    public static func validate(username: String, password: String, name: String) throws(AccountError) {
+    /// 3 to 20 of a-z, 0-9 and _.
+    public static func isValid(username: String) -> Bool {
         let allowed = username.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
-        guard (3...20).contains(username.utf8.count), allowed else { throw .invalidUsername(username) }
+        return (3...20).contains(username.utf8.count) && allowed
+    }
+
+    public static func validate(username: String, password: String, name: String) throws(AccountError) {
+        guard isValid(username: username) else { throw .invalidUsername(username) }
         try validate(password: password)
         guard password.count >= minimumPasswordLength else { throw .passwordTooShort }
         guard WrittenText.isAcceptable(name) else { throw .invalidText(field: "name") }

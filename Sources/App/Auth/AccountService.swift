@@ -43,6 +43,8 @@ public struct AccountService: Sendable {
     /// once gets no more checks than guesses sent one by one.
     public func signIn(username: String, password: String, client: String) async throws -> Account {
         try AccountRules.validate(password: password)
+        // No account has a name outside the rules, so there is nothing to guess or to count.
+        guard AccountRules.isValid(username: username) else { throw APIError.invalidCredentials }
         let now = now()
         let claim = try await store.claimSignInAttempt(
             username: username, at: now, since: now - SignInThrottle.window, limit: SignInThrottle.maximumFailures)
@@ -54,9 +56,15 @@ public struct AccountService: Sendable {
             let openAgain = SignInThrottle.lockedUntil(failures: attempts, now: now) ?? now + SignInThrottle.window
             throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
         }
-        guard let account = try await verify(username: username, password: password, client: client) else {
-            throw APIError.invalidCredentials
+        let account: Account?
+        do {
+            account = try await verify(username: username, password: password, client: client)
+        } catch {
+            // Not checked after all (the hashing queue was full, the store failed): not a guess.
+            try? await store.withdrawSignInAttempt(attempt)
+            throw error
         }
+        guard let account else { throw APIError.invalidCredentials }
         try await store.withdrawSignInAttempt(attempt)
         return account
     }

@@ -62,7 +62,9 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func claimSignInAttempt(username: String, at time: Date, since: Date, limit: Int) async throws -> SignInClaim {
-        try await database.transaction { connection in
+        // READ COMMITTED whatever the server's default: the count must see what was committed
+        // while this attempt waited for the lock.
+        try await database.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
             // Attempts for one username take turns across every server, so none slips past the count.
             try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.signInLock), hashtext(\(username)))")
             try await connection.run("DELETE FROM failed_sign_in WHERE time < \(since.storedValue)")
