@@ -39,6 +39,7 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
     private func handleUntilEmpty() async {
         while let batch = nextBatch() {
             let results = await handle(batch.map(\.request))
+            precondition(results.count == batch.count, "a batch handler answers every request of its batch")
             for (waiting, result) in zip(batch, results) {
                 waiting.continuation.resume(with: result)
             }

@@ -34,7 +34,8 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 
     public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
-        try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
+        try write.validate()
+        return try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

@@ -167,6 +167,8 @@ final class PostgresDatabase: Sendable {
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
             throw StorageError.busy("the shop's database is busy; try again")
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "53100" {
+            throw StorageError.full
         }
     }
 
@@ -181,13 +183,28 @@ final class PostgresDatabase: Sendable {
     /// (READ COMMITTED whatever the server's default, so each statement sees the newest commit).
     /// Other instances are told of the change when it commits. A write that cannot get the lock
     /// within `lockTimeout` (another instance stuck holding it) fails as `StorageError.busy`.
-    func write<T: Sendable>(_ part: Part, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
-            // The notice is sent only if the transaction commits, whenever in it it is asked for:
-            // asking with the lock saves a round trip while the lock is held.
-            try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue)), pg_notify(\(Self.channel), \(instance))")
-            return try await body(connection)
+    /// When `body` says nothing changed (every write refused), the transaction rolls back: no
+    /// commit to sync, no notice for the other instances to read again after.
+    func write<T: Sendable>(
+        _ part: Part, _ body: (PostgresConnection) async throws -> (answer: T, changed: Bool)
+    ) async throws -> T {
+        do {
+            return try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
+                // The notice is sent only if the transaction commits, whenever in it it is asked
+                // for: asking with the lock saves a round trip while the lock is held.
+                try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue)), pg_notify(\(Self.channel), \(instance))")
+                let (answer, changed) = try await body(connection)
+                guard changed else { throw NothingChanged(answer: answer) }
+                return answer
+            }
+        } catch let unchanged as NothingChanged<T> {
+            return unchanged.answer
         }
+    }
+
+    /// Leaves a write's transaction by rolling back, with the answer it has all the same.
+    private struct NothingChanged<T: Sendable>: Error {
+        let answer: T
     }
 
     /// How long a write waits for its part's lock.

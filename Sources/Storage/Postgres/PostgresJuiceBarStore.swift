@@ -19,7 +19,9 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
             do {
                 return try await database.write(.fruitStock) { connection in
                     let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection))
-                    return decided.answers(try await Self.store(decided.plans, in: connection))
+                    let plans = decided.plans
+                    guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
+                    return (decided.answers(try await Self.store(plans, in: connection)), true)
                 }
             } catch {
                 return batch.map { _ in .failure(error) }
@@ -44,7 +46,8 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     }
 
     public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
-        try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
+        try write.validate()
+        return try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
@@ -169,7 +172,7 @@ extension PostgresJuiceBarStore {
             UNION ALL
             SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
             FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
-            ORDER BY 1, 7, 8
+            ORDER BY 1, 7, 2, 8
             """
         typealias Row = (Bool, String, String, String, String, Int)
 
