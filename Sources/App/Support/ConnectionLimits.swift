@@ -71,6 +71,24 @@ final class ConnectionCounter: Sendable {
     func release() {
         gauge.record(open.subtract(1, ordering: .relaxed).newValue)
     }
+
+    /// Refused connections still open for their answer to get through; they hold a descriptor each.
+    private let refusing = Atomic(0)
+    /// The most refused connections kept open at once; beyond it they are closed at once.
+    static let maximumRefusing = 64
+
+    /// Counts one more refused connection kept open a moment; false when too many already are.
+    func beginRefusing() -> Bool {
+        guard refusing.add(1, ordering: .relaxed).newValue <= Self.maximumRefusing else {
+            refusing.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func endRefusing() {
+        refusing.subtract(1, ordering: .relaxed)
+    }
 }
 
 /// HTTP/1.1 connections, at most the counter's maximum at once.
@@ -93,7 +111,7 @@ struct LimitedHTTP1Channel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard counter.admit() else {
-            Self.refuse(channel)
+            Self.refuse(channel, counter: counter)
             return channel.eventLoop.makeSucceededFuture(Value(channel: channel, admitted: nil))
         }
         let counter = self.counter
@@ -107,11 +125,17 @@ struct LimitedHTTP1Channel: ServerChildChannel {
     }
 
     /// Answers 503 and closes. The closing waits a moment after the answer is sent, so that a
-    /// request still arriving does not make the close a reset that discards the answer.
-    private static func refuse(_ channel: any Channel) {
+    /// request still arriving does not make the close a reset that discards the answer; under a
+    /// flood of refusals (each waiting one holds a descriptor) they are closed at once.
+    private static func refuse(_ channel: any Channel, counter: ConnectionCounter) {
+        let lingers = counter.beginRefusing()
         channel.writeAndFlush(ByteBuffer(string: refusal)).whenComplete { _ in
+            guard lingers else { return channel.close(promise: nil) }
             channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: .seconds(1)) {
+                counter.endRefusing()
+                channel.close(promise: nil)
+            }
         }
     }
 }
