@@ -13,12 +13,13 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     private let queue = Mutex(Queue())
-    private let handle: @Sendable ([Request]) async -> [Result<Response, any Error>]
+    private let handle: @Sendable ([Request]) async throws -> [Result<Response, any Error>]
     /// The most requests one batch takes, so that one batch never holds a lock for long.
     private let maximumBatch: Int
 
-    /// `handle` answers a batch with one result per request, in the order given.
-    init(maximumBatch: Int = 512, handle: @escaping @Sendable ([Request]) async -> [Result<Response, any Error>]) {
+    /// `handle` answers a batch with one result per request, in the order given; when it throws
+    /// (the batch's transaction failed), every request of the batch gets that error.
+    init(maximumBatch: Int = 512, handle: @escaping @Sendable ([Request]) async throws -> [Result<Response, any Error>]) {
         self.maximumBatch = maximumBatch
         self.handle = handle
     }
@@ -38,7 +39,12 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
 
     private func handleUntilEmpty() async {
         while let batch = nextBatch() {
-            let results = await handle(batch.map(\.request))
+            let results: [Result<Response, any Error>]
+            do {
+                results = try await handle(batch.map(\.request))
+            } catch {
+                results = batch.map { _ in .failure(error) }
+            }
             precondition(results.count == batch.count, "a batch handler answers every request of its batch")
             for (waiting, result) in zip(batch, results) {
                 waiting.continuation.resume(with: result)

@@ -8,19 +8,15 @@ import JuiceBar
 public struct SQLiteJuiceBarStore: JuiceBarStore {
     private let database: SQLiteDatabase
     private let now: @Sendable () -> Date
-    private let batcher: Batcher<PendingStockWrite, StockCommit>
+    private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
-            do {
-                return try await database.writer.write { db in
-                    let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db))
-                    return decided.answers(try Self.store(decided.plans, in: db))
-                }
-            } catch {
-                return batch.map { _ in .failure(error) }
+            try await database.writer.write { db in
+                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db))
+                return decided.answers(try Self.store(decided.plans, in: db))
             }
         }
     }
@@ -35,7 +31,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 
     public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
         try write.validate()
-        return try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
+        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

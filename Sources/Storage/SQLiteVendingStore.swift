@@ -11,25 +11,21 @@ public struct SQLiteVendingStore: VendingStore {
     /// The products' definitions, read once: they are fixed by the migrations, and decoding them
     /// on every purchase would cost more than the purchase.
     private let catalog: Catalogue
-    private let batcher: Batcher<PendingVendingWrite, VendingCommit>
+    private let batcher: Batcher<PendingWrite<VendingWrite>, VendingCommit>
 
     public init(database: SQLiteDatabase) {
         self.database = database
         let catalog = Catalogue()
         self.catalog = catalog
         batcher = Batcher { batch in
-            do {
-                return try await database.writer.write { db in
-                    var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
-                    for segment in batch.segments {
-                        let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
-                        decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
-                    }
-                    let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
-                    return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+            try await database.writer.write { db in
+                var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
+                for segment in batch.segments {
+                    let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
+                    decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
                 }
-            } catch {
-                return batch.map { _ in .failure(error) }
+                let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
+                return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
             }
         }
     }
@@ -110,7 +106,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
-        try await batcher.submit(PendingVendingWrite(write: write, actor: actor, time: now))
+        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
@@ -147,7 +143,7 @@ extension SQLiteVendingStore {
     }
 
     /// The money, the unsold counts, and the oldest fresh items the segment may buy.
-    static func fetchBook(_ db: Database, _ catalog: Catalogue, for segment: ArraySlice<PendingVendingWrite>) throws -> VendingBook {
+    static func fetchBook(_ db: Database, _ catalog: Catalogue, for segment: ArraySlice<PendingWrite<VendingWrite>>) throws -> VendingBook {
         var unsold: [ProductID: Int] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
             unsold[row[0]] = row[1]

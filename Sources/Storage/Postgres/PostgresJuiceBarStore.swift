@@ -10,21 +10,17 @@ import PostgresNIO
 public struct PostgresJuiceBarStore: JuiceBarStore {
     private let database: PostgresDatabase
     private let now: @Sendable () -> Date
-    private let batcher: Batcher<PendingStockWrite, StockCommit>
+    private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
     init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
-            do {
-                return try await database.write(.fruitStock) { connection in
-                    let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection))
-                    let plans = decided.plans
-                    guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
-                    return (decided.answers(try await Self.store(plans, in: connection)), true)
-                }
-            } catch {
-                return batch.map { _ in .failure(error) }
+            try await database.write(.fruitStock) { connection in
+                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection))
+                let plans = decided.plans
+                guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
+                return (decided.answers(try await Self.store(plans, in: connection)), true)
             }
         }
     }
@@ -47,7 +43,7 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
         try write.validate()
-        return try await batcher.submit(PendingStockWrite(write: write, actor: actor, time: now()))
+        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now()))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

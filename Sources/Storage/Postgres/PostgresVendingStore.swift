@@ -12,27 +12,23 @@ public struct PostgresVendingStore: VendingStore {
     private let database: PostgresDatabase
     /// The products' definitions, read once: migrations fix them.
     private let catalog: Catalogue
-    private let batcher: Batcher<PendingVendingWrite, VendingCommit>
+    private let batcher: Batcher<PendingWrite<VendingWrite>, VendingCommit>
 
     init(database: PostgresDatabase) {
         self.database = database
         let catalog = Catalogue()
         self.catalog = catalog
         batcher = Batcher { batch in
-            do {
-                return try await database.write(.vendingMachine) { connection in
-                    var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
-                    for segment in batch.segments {
-                        let segmentDecided = DecidedVendingBatch(
-                            segment, on: try await Self.fetchBook(connection, catalog, for: segment))
-                        decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
-                    }
-                    let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
-                    let changed = decided.contains { $0.0.plans.contains(where: \.changesMachine) }
-                    return (decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }, changed)
+            try await database.write(.vendingMachine) { connection in
+                var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
+                for segment in batch.segments {
+                    let segmentDecided = DecidedVendingBatch(
+                        segment, on: try await Self.fetchBook(connection, catalog, for: segment))
+                    decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
                 }
-            } catch {
-                return batch.map { _ in .failure(error) }
+                let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
+                let changed = decided.contains { $0.0.plans.contains(where: \.changesMachine) }
+                return (decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }, changed)
             }
         }
     }
@@ -62,7 +58,7 @@ public struct PostgresVendingStore: VendingStore {
     }
 
     public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
-        try await batcher.submit(PendingVendingWrite(write: write, actor: actor, time: now))
+        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
@@ -127,7 +123,7 @@ public struct PostgresVendingStore: VendingStore {
 extension PostgresVendingStore {
     /// The money, the unsold counts, and the oldest fresh items the segment may buy, in one or two statements.
     static func fetchBook(
-        _ connection: PostgresConnection, _ catalog: Catalogue, for segment: ArraySlice<PendingVendingWrite>
+        _ connection: PostgresConnection, _ catalog: Catalogue, for segment: ArraySlice<PendingWrite<VendingWrite>>
     ) async throws -> VendingBook {
         var unsold: [ProductID: Int] = [:]
         var money = MoneyTotals()
