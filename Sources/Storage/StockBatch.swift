@@ -1,9 +1,9 @@
 import Foundation
 import JuiceBar
 
-/// A stock write waiting for its batch: what was asked, by whom, when.
-struct PendingStockWrite: Sendable {
-    let write: StockWrite
+/// A write waiting for its batch: what was asked, by whom, when.
+struct PendingWrite<Write: Sendable>: Sendable {
+    let write: Write
     let actor: String
     let time: Date
 }
@@ -32,7 +32,7 @@ struct DecidedStockBatch {
     /// The book as the whole batch leaves it.
     let book: JuiceBarBook
 
-    init(_ batch: [PendingStockWrite], on book: JuiceBarBook) {
+    init(_ batch: [PendingWrite<StockWrite>], on book: JuiceBarBook) {
         var book = book
         results = batch.map { pending in
             Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
@@ -59,7 +59,7 @@ extension DecidedStockBatch {
     static func seed(at time: Date) -> DecidedStockBatch {
         let writes = Menu.seed.fruits.map { StockWrite.addFruit($0, count: Menu.seedStockPerFruit) }
             + Menu.seed.juices.map { StockWrite.addJuice($0) }
-        return DecidedStockBatch(writes.map { PendingStockWrite(write: $0, actor: "system", time: time) },
+        return DecidedStockBatch(writes.map { PendingWrite<StockWrite>(write: $0, actor: "system", time: time) },
                                  on: JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock()))
     }
 }

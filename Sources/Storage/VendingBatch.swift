@@ -1,13 +1,6 @@
 import Foundation
 import VendingMachine
 
-/// A vending write waiting for its batch: what was asked, by whom, when.
-struct PendingVendingWrite: Sendable {
-    let write: VendingWrite
-    let actor: String
-    let time: Date
-}
-
 /// A vending write once committed: its plan, the id of the sale it made (if any), and the
 /// machine as its batch left it.
 public struct VendingCommit: Sendable {
@@ -16,11 +9,11 @@ public struct VendingCommit: Sendable {
     public var state: VendingState
 }
 
-extension Array where Element == PendingVendingWrite {
+extension Array where Element == PendingWrite<VendingWrite> {
     /// The batch cut after each write that adds items, so that the writes after it decide
     /// against a book read again, which holds the new items.
-    var segments: [ArraySlice<PendingVendingWrite>] {
-        var segments: [ArraySlice<PendingVendingWrite>] = []
+    var segments: [ArraySlice<PendingWrite<VendingWrite>>] {
+        var segments: [ArraySlice<PendingWrite<VendingWrite>>] = []
         var start = startIndex
         for index in indices where self[index].write.addsItems || index == endIndex - 1 {
             segments.append(self[start...index])
@@ -30,7 +23,7 @@ extension Array where Element == PendingVendingWrite {
     }
 }
 
-extension ArraySlice where Element == PendingVendingWrite {
+extension ArraySlice where Element == PendingWrite<VendingWrite> {
     /// What a book must hold to decide these writes: per product of the catalogue bought, how
     /// many of its oldest items fresh at the latest of their times (as many as it is bought).
     /// Fresh at the latest time, every item read is fresh for every write of the segment, so
@@ -53,7 +46,7 @@ extension ArraySlice where Element == PendingVendingWrite {
 struct DecidedVendingBatch {
     private let results: [Result<VendingPlan, any Error>]
 
-    init(_ segment: ArraySlice<PendingVendingWrite>, on book: VendingBook) {
+    init(_ segment: ArraySlice<PendingWrite<VendingWrite>>, on book: VendingBook) {
         var book = book
         results = segment.map { pending in
             Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
