@@ -1,3 +1,5 @@
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// Takes requests one at a time and hands them on in batches: every request that arrived while
@@ -32,7 +34,7 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
                 return !queue.isHandling
             }
             if startHandling {
-                Task { await self.handleUntilEmpty() }
+                Task(executorPreference: BatchThread.shared) { await self.handleUntilEmpty() }
             }
         }
     }
@@ -62,5 +64,25 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
             queue.waiting.removeFirst(batch.count)
             return batch
         }
+    }
+}
+
+/// The thread every batch runs on. A batch resumes after each round trip to its database while
+/// it holds that database's lock (on PostgreSQL, the part's lock for every server); on the shared
+/// pool each resumption would wait behind every request being handled, so under load the lock
+/// would be held mostly by waiting. Here it resumes at once. Measured with two servers on one
+/// PostgreSQL (2 cores, wrk -c32 each): from about 3,100 to 4,100 orders/s together.
+final class BatchThread: TaskExecutor {
+    static let shared = BatchThread(MultiThreadedEventLoopGroup(numberOfThreads: 1).next())
+
+    private let loop: any EventLoop
+
+    private init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
