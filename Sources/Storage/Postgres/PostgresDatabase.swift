@@ -178,28 +178,34 @@ final class PostgresDatabase: Sendable {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
     }
 
-    /// Runs `body` in one transaction that holds `part`'s lock from its start: every instance's
-    /// writes to that part follow one another, so each reads the state the last one committed
-    /// (READ COMMITTED whatever the server's default, so each statement sees the newest commit).
-    /// Other instances are told of the change when it commits. A write that cannot get the lock
-    /// within `lockTimeout` (another instance stuck holding it) fails as `StorageError.busy`.
-    /// When `body` says nothing changed (every write refused), the transaction rolls back: no
-    /// commit to sync, no notice for the other instances to read again after.
+    /// Runs `body` in one transaction that holds `part`'s lock from its first statement: every
+    /// instance's writes to that part follow one another, so each reads the state the last one
+    /// committed (READ COMMITTED whatever the server's default, so each statement sees the newest
+    /// commit). That first statement is the part's locking read in the schema, given `lock`: it
+    /// takes the lock, asks for the notice that tells the other instances of the change when it
+    /// commits, and reads, in one round trip, which matters as the lock is held until the commit.
+    /// A write that cannot get the lock within `lockTimeout` (another instance stuck holding it)
+    /// fails as `StorageError.busy`. When `body` says nothing changed (every write refused), the
+    /// transaction rolls back: no commit to sync, no notice for the other instances to read after.
     func write<T: Sendable>(
-        _ part: Part, _ body: (PostgresConnection) async throws -> (answer: T, changed: Bool)
+        _ part: Part, _ body: (PostgresConnection, PartLock) async throws -> (answer: T, changed: Bool)
     ) async throws -> T {
         do {
             return try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
-                // The notice is sent only if the transaction commits, whenever in it it is asked
-                // for: asking with the lock saves a round trip while the lock is held.
-                try await connection.run("SELECT pg_advisory_xact_lock(\(part.rawValue)), pg_notify(\(Self.channel), \(instance))")
-                let (answer, changed) = try await body(connection)
+                let (answer, changed) = try await body(connection, PartLock(key: part.rawValue, instance: instance))
                 guard changed else { throw NothingChanged(answer: answer) }
                 return answer
             }
         } catch let unchanged as NothingChanged<T> {
             return unchanged.answer
         }
+    }
+
+    /// What a part's locking read is given: the lock's key, and the notice's channel and payload.
+    struct PartLock {
+        let key: Int64
+        let channel = PostgresDatabase.channel
+        let instance: String
     }
 
     /// Leaves a write's transaction by rolling back, with the answer it has all the same.

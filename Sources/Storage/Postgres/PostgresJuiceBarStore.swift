@@ -16,8 +16,8 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
-            try await database.write(.fruitStock) { connection in
-                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection))
+            try await database.write(.fruitStock) { connection, lock in
+                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection, lock))
                 let plans = decided.plans
                 guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
                 return (decided.answers(try await Self.store(plans, in: connection)), true)
@@ -92,18 +92,20 @@ extension PostgresJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    /// The menu and the counts, in one prepared statement: a row per fruit, then a row per recipe line.
-    static func fetchBook(_ connection: PostgresConnection) async throws -> JuiceBarBook {
+    /// Takes the fruit stock's lock and reads the menu and the counts, in one prepared statement:
+    /// a row per fruit, then a row per recipe line.
+    static func fetchBook(_ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock) async throws -> JuiceBarBook {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock())
-        for try await (isJuice, id, ko, en, text, number) in try await connection.execute(ReadBook(), logger: PostgresConnection.quiet) {
+        for try await (isJuice, id, ko, en, detail, number) in try await connection.execute(
+            LockAndReadBook(lock: lock), logger: PostgresConnection.quiet) {
             if !isJuice {
-                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: text))
+                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: detail))
                 book.stock[FruitID(id)] = number
             } else if book.menu.juices.last?.id == JuiceID(id) {
-                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(text), amount: number))
+                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(detail), amount: number))
             } else {
                 book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en),
-                                              recipe: [Ingredient(fruit: FruitID(text), amount: number)]))
+                                              recipe: [Ingredient(fruit: FruitID(detail), amount: number)]))
             }
         }
         return book
@@ -161,23 +163,22 @@ extension PostgresJuiceBarStore {
         return StoredStockPlans(plans: stored, version: lineIDs.max() ?? version)
     }
 
-    /// The book's statement, prepared once per connection.
-    struct ReadBook: PostgresPreparedStatement {
-        static let sql = """
-            SELECT false, id, name_ko, name_en, emoji, count, position, 0 FROM fruit
-            UNION ALL
-            SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
-            FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
-            ORDER BY 1, 7, 2, 8
-            """
+    /// The book's statement (the schema's `fruit_stock_book`), prepared once per connection.
+    struct LockAndReadBook: PostgresPreparedStatement {
+        static let sql = "SELECT * FROM fruit_stock_book($1, $2, $3)"
         typealias Row = (Bool, String, String, String, String, Int)
 
-        func makeBindings() -> PostgresBindings { PostgresBindings() }
+        let lock: PostgresDatabase.PartLock
 
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (isJuice, id, ko, en, text, number, _, _) = try row.decode((Bool, String, String, String, String, Int, Int, Int).self)
-            return (isJuice, id, ko, en, text, number)
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(lock.key)
+            bindings.append(lock.channel)
+            bindings.append(lock.instance)
+            return bindings
         }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// The statement that stores a batch, prepared once per connection so that PostgreSQL plans

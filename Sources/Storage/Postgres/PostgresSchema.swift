@@ -13,6 +13,9 @@ enum PostgresSchema {
         ("sign_in_attempt_id.v2", { connection in
             try await connection.run("ALTER TABLE failed_sign_in ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
         }),
+        ("locking_reads.v3", { connection in
+            for function in lockingReads { try await connection.run(PostgresQuery(unsafeSQL: function)) }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
@@ -214,6 +217,59 @@ enum PostgresSchema {
             starts double precision NOT NULL,
             ends double precision NOT NULL
         )
+        """,
+    ]
+
+    /// The first statement of each part's writes (see `PostgresDatabase.write`): it takes the
+    /// part's lock, asks for the change notice, and then reads what the batch is decided on, all
+    /// in one round trip. A function, because a plain statement reads the moment it started,
+    /// before it waited for the lock; each statement of a (volatile) function reads afresh.
+    private static let lockingReads = [
+        // A row per fruit, then a row per recipe line, each juice's lines together and in order.
+        """
+        CREATE FUNCTION fruit_stock_book(lock_key bigint, channel text, instance text)
+        RETURNS TABLE (is_juice boolean, id text, name_ko text, name_en text, detail text, number integer)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
+            RETURN QUERY
+                SELECT b.is_juice, b.id, b.name_ko, b.name_en, b.detail, b.number FROM (
+                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
+                           f.position AS juice_position, 0 AS line_position
+                    FROM fruit f
+                    UNION ALL
+                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
+                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
+                ) b
+                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
+        END
+        $$
+        """,
+        // A row per product with its unsold count and the money; then, for each wanted product,
+        // its oldest items still fresh at `fresh_after`, as many as wanted, oldest first.
+        """
+        CREATE FUNCTION vending_book(lock_key bigint, channel text, instance text,
+                                     wanted_products text[], wanted_counts bigint[], fresh_after double precision)
+        RETURNS TABLE (product text, unsold integer, balance integer, inserted bigint, spent bigint, returned bigint,
+                       item_id bigint, manufactured double precision, expires double precision)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
+            RETURN QUERY
+                SELECT p.id, p.unsold, m.balance, m.inserted, m.spent, m.returned, NULL::bigint, NULL::float8, NULL::float8
+                FROM vending_product p CROSS JOIN vending_money m WHERE m.id = 1;
+            RETURN QUERY
+                SELECT i.product_id, NULL::integer, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint,
+                       i.id, i.manufactured, i.expires
+                FROM unnest(wanted_products, wanted_counts) AS w(product, count)
+                CROSS JOIN LATERAL (
+                    SELECT v.id, v.product_id, v.manufactured, v.expires FROM vending_item v
+                    WHERE v.product_id = w.product AND v.sale_id IS NULL AND v.expires > fresh_after
+                    ORDER BY v.manufactured, v.id LIMIT w.count
+                ) i
+                ORDER BY i.manufactured, i.id;
+        END
+        $$
         """,
     ]
 }

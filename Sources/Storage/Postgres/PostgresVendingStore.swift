@@ -19,11 +19,11 @@ public struct PostgresVendingStore: VendingStore {
         let catalog = Catalogue()
         self.catalog = catalog
         batcher = Batcher { batch in
-            try await database.write(.vendingMachine) { connection in
+            try await database.write(.vendingMachine) { connection, lock in
                 var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
                 for segment in batch.segments {
                     let segmentDecided = DecidedVendingBatch(
-                        segment, on: try await Self.fetchBook(connection, catalog, for: segment))
+                        segment, on: try await Self.fetchBook(connection, lock, catalog, for: segment))
                     decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
                 }
                 let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
@@ -121,36 +121,31 @@ public struct PostgresVendingStore: VendingStore {
 // MARK: - Rows
 
 extension PostgresVendingStore {
-    /// The money, the unsold counts, and the oldest fresh items the segment may buy, in one or two statements.
+    /// Takes the machine's lock and reads the money, the unsold counts, and the oldest fresh items
+    /// the segment may buy, in one statement (the schema's `vending_book`).
     static func fetchBook(
-        _ connection: PostgresConnection, _ catalog: Catalogue, for segment: ArraySlice<PendingWrite<VendingWrite>>
+        _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ catalog: Catalogue,
+        for segment: ArraySlice<PendingWrite<VendingWrite>>
     ) async throws -> VendingBook {
-        var unsold: [ProductID: Int] = [:]
-        var money = MoneyTotals()
-        for row in try await connection.rows("""
-            SELECT p.id, p.unsold, m.balance, m.inserted, m.spent, m.returned
-            FROM vending_product p CROSS JOIN vending_money m WHERE m.id = 1
-            """) {
-            let (product, count, balance, inserted, spent, returned) = try row.decode((String, Int, Int, Int, Int, Int).self)
-            unsold[product] = count
-            money = MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
-        }
+        // The catalogue is read before the lock (once per process): migrations alone change it.
         let products = try await catalog.products(connection)
         let wanted = segment.itemsWanted(of: products)
+        var unsold: [ProductID: Int] = [:]
+        var money = MoneyTotals()
         var oldestItems: [ProductID: [Item]] = [:]
-        if !wanted.counts.isEmpty {
-            for row in try await connection.rows("""
-                SELECT i.id, i.product_id, i.manufactured, i.expires
-                FROM unnest(\(Array(wanted.counts.keys)), \(Array(wanted.counts.values))) AS w(product, count)
-                CROSS JOIN LATERAL (
-                    SELECT id, product_id, manufactured, expires FROM vending_item
-                    WHERE product_id = w.product AND sale_id IS NULL AND expires > \(wanted.freshAt.storedValue)
-                    ORDER BY manufactured, id LIMIT w.count
-                ) i
-                ORDER BY i.manufactured, i.id
-                """) {
-                let item = try item(row)
-                oldestItems[item.product, default: []].append(item)
+        for row in try await connection.rows("""
+            SELECT * FROM vending_book(\(lock.key), \(lock.channel), \(lock.instance),
+                                       \(Array(wanted.counts.keys)), \(Array(wanted.counts.values)), \(wanted.freshAt.storedValue))
+            """) {
+            let (product, count, balance, inserted, spent, returned, itemID, manufactured, expires) =
+                try row.decode((String, Int?, Int?, Int?, Int?, Int?, Int64?, Double?, Double?).self)
+            if let itemID, let manufactured, let expires {
+                oldestItems[product, default: []].append(Item(
+                    id: itemID, product: product, manufactured: Date(storedValue: manufactured),
+                    expires: Date(storedValue: expires)))
+            } else if let count, let balance, let inserted, let spent, let returned {
+                unsold[product] = count
+                money = MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
             }
         }
         return VendingBook(catalog: products, money: money, unsold: unsold, oldestItems: oldestItems)
