@@ -70,8 +70,8 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
 /// The thread every batch runs on. A batch resumes after each round trip to its database while
 /// it holds that database's lock (on PostgreSQL, the part's lock for every server); on the shared
 /// pool each resumption would wait behind every request being handled, so under load the lock
-/// would be held mostly by waiting. Here it resumes at once. Measured with two servers on one
-/// PostgreSQL (2 cores, wrk -c32 each): from about 3,100 to 4,100 orders/s together.
+/// would be held mostly by waiting. Here it resumes at once. `scripts/bench-postgres` on 2 cores:
+/// one server from about 2,900 to 5,300–5,800 orders/s, two together from 3,300 to 5,300–5,800.
 final class BatchThread: TaskExecutor {
     static let shared = BatchThread(MultiThreadedEventLoopGroup(numberOfThreads: 1).next())
 
