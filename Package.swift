@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
@@ -56,12 +57,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Public")]
+            // Each page's template lies beside its feature's code; the bundle holds them side by side.
+            resources: [
+                .copy("Public"),
+                .process("Support/layout.mustache"),
+                .process("Auth/login.mustache"),
+                .process("Auth/signup.mustache"),
+                .process("JuiceBar/order.mustache"),
+                .process("Members/home.mustache"),
+                .process("Vending/vending.mustache"),
+                .process("Vending/product-art.mustache"),
+                .process("Vending/sales-chart.mustache"),
+            ]
         ),
         .executableTarget(
             name: "juicemaker",

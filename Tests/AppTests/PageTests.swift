@@ -1,5 +1,6 @@
-import App
+@testable import App
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -15,6 +16,26 @@ import Testing
             #expect(html.contains("aria-label=\"딸기 더하기\""))
             #expect(html.contains("aria-label=\"망고 빼기\""))
             #expect(html.contains("재고 추가"))
+        }
+    }
+
+    @Test func everyPagesTemplateIsInTheBundleAndParses() {
+        for name in ["layout", "login", "signup", "order", "home", "vending", "product-art", "sales-chart"] {
+            #expect(Templates.library.getTemplate(named: name) != nil, "\(name).mustache")
+        }
+    }
+
+    /// What a visitor typed comes back in the form escaped by the template, never as markup.
+    @Test func aRefusedSignUpShowsWhatWasTypedAsText() async throws {
+        try await TestShop().run { client in
+            let hostile = "<img src=x onerror=alert(1)>"
+            let form = "username=\(hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+                + "&password=long-enough-1&name=\(hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&lang=ko"
+            let html = try await client.execute(
+                uri: "/signup", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: form)) { $0 }.text
+            #expect(!html.contains(hostile))
+            #expect(html.contains("value=\"&lt;img src=x onerror=alert(1)&gt;\""))
         }
     }
 

@@ -11,29 +11,22 @@ struct LoginPage {
     let request: Request
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
-        let error = message.map { "<p class=\"error\" role=\"alert\">\(escapeHTML($0))</p>" } ?? ""
-        let body = """
-            <header class="bar">
-              <h1>\(escapeHTML(strings.signInTitle))</h1>
-              <nav>\(languageSwitch(request, language, strings))</nav>
-            </header>
-            <main class="narrow">
-              <form method="post" action="/login" class="card">
-                \(error)
-                <input type="hidden" name="next" value="\(escapeHTML(next))">
-                <input type="hidden" name="lang" value="\(language.rawValue)">
-                <label for="username">\(escapeHTML(strings.username))</label>
-                <input id="username" name="username" autocomplete="username" required value="\(escapeHTML(username))">
-                <label for="password">\(escapeHTML(strings.password))</label>
-                <input id="password" name="password" type="password" autocomplete="current-password" required>
-                <button type="submit">\(escapeHTML(strings.signIn))</button>
-              </form>
-              <p class="aside">\(escapeHTML(strings.noAccount)) <a href="/signup\(language == .en ? "?lang=en" : "")">\(escapeHTML(strings.signUp))</a></p>
-            </main>
-            """
-        var response = page(title: strings.signInTitle, language: language, body: body)
-        response.status = status
-        return response
+        Templates.page("login", Model(
+            title: strings.signInTitle, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            strings: strings, message: message, next: next, username: username,
+            signUpHref: "/signup" + (language == .en ? "?lang=en" : "")), status: status)
+    }
+
+    /// What `login.mustache` shows.
+    struct Model: PageModel {
+        let title: String
+        let lang: String
+        let languageSwitch: LanguageSwitch
+        let strings: Strings
+        let message: String?
+        let next: String
+        let username: String
+        let signUpHref: String
     }
 
     /// Only a path on this site may follow a sign-in, never another site; nil for anything else.

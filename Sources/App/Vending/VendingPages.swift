@@ -1,17 +1,11 @@
 import Hummingbird
 import JuiceBar
 
-/// The web pages.
-struct PageRoutes {
-    let juiceBar: JuiceBarService
+/// The vending machine's page, and its sales chart.
+struct VendingPages {
     let vending: VendingService
 
     func addRoutes(to router: Router<ShopRequestContext>) {
-        router.get("/") { request, context in
-            let language = Language.preferred(by: request)
-            return OrderPage(menu: juiceBar.menu, stock: juiceBar.stock, account: context.account,
-                             language: language, strings: .of(language), request: request).render()
-        }
         router.get("vending") { request, context in
             VendingPage(state: try await vending.state(), history: try await vending.history(limit: 20),
                         sales: try await vending.sales(), account: context.account,
@@ -22,9 +16,9 @@ struct PageRoutes {
             let language = Language.preferred(by: request)
             let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
             let words = language == .ko ? VendingPage.korean : VendingPage.english
+            let chart = SalesChart(sales: try await vending.sales(), names: names, emptyText: words.noSales)
             return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
-                            body: .init(byteBuffer: ByteBuffer(string: SalesChart.svg(
-                                sales: try await vending.sales(), names: names, emptyText: words.noSales))))
+                            body: .init(byteBuffer: ByteBuffer(string: chart.svg)))
         }
     }
 }

@@ -1,0 +1,78 @@
+import Hummingbird
+import JuiceBar
+import Membership
+import Storage
+
+/// The seed's two screens: the order screen (`쥬스 주문`) and, as a modal over it, the stock
+/// screen (`재고 추가`). Drawn from the menu data; every control carries its model id.
+struct OrderPage {
+    let menu: Menu
+    let stock: StockSnapshot
+    let account: Account?
+    let language: Language
+    let strings: Strings
+    let request: Request
+
+    /// What the page script needs: words for its alerts, and juice names by id.
+    struct PageData: Encodable {
+        let strings: Strings
+        let juiceNames: [String: String]
+        let isStaff: Bool
+        let isSignedIn: Bool
+        let language: Language
+        let version: Int64
+        let maximumCount: Int
+    }
+
+    func render() -> Response {
+        let data = PageData(
+            strings: strings,
+            juiceNames: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) }),
+            isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
+            maximumCount: StockLimits.count.upperBound)
+        return Templates.page("order", Model(
+            title: strings.orderScreenTitle, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            strings: strings, links: PageLinks(language), account: account.map { SignedIn(name: $0.name) },
+            fruits: menu.fruits.map { fruit in
+                let name = fruit.name[language]
+                let count = stock.stock[fruit.id]
+                return FruitRow(
+                    id: fruit.id.rawValue, emoji: fruit.emoji, name: name, count: count,
+                    canRemove: count > StockLimits.count.lowerBound, canAdd: count < StockLimits.count.upperBound,
+                    removeLabel: strings.stepLabel(name, strings.remove, language),
+                    addLabel: strings.stepLabel(name, strings.add, language))
+            },
+            juices: menu.juices.map { JuiceButton(id: $0.id.rawValue, label: strings.orderButton($0.name[language], language)) },
+            pageData: scriptJSON(data)))
+    }
+
+    /// What `order.mustache` shows.
+    struct Model: PageModel {
+        let title: String
+        let lang: String
+        let languageSwitch: LanguageSwitch
+        let strings: Strings
+        let links: PageLinks
+        let account: SignedIn?
+        let fruits: [FruitRow]
+        let juices: [JuiceButton]
+        /// `PageData` as JSON made safe for a script block.
+        let pageData: String
+    }
+
+    struct FruitRow {
+        let id: String
+        let emoji: String
+        let name: String
+        let count: Int
+        let canRemove: Bool
+        let canAdd: Bool
+        let removeLabel: String
+        let addLabel: String
+    }
+
+    struct JuiceButton {
+        let id: String
+        let label: String
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import JuiceBar
+import Membership
+import Storage
+
+/// The member's home: a greeting, the event pop-up (once), What's New newest first, and
+/// ordering juices with their history and a recommendation. Staff also post news and events.
+struct HomePage {
+    let account: Account
+    let event: ShopEvent?
+    let news: [NewsItem]
+    /// The member's most recent orders.
+    let orders: [Order]
+    /// How many recent orders the page lists.
+    static let shownOrders = 20
+    let recommendation: Juice?
+    let menu: Menu
+    let language: Language
+    let request: Request
+
+    struct Words: Encodable {
+        let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
+        let made, shortage, failed, postNews, postEvent, newsTitle, body, image, start, end, post, juiceOrder, vending: String
+        let signOut: String
+    }
+
+    static let korean = Words(
+        title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
+        close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
+        recommended: "추천", made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요.",
+        failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
+        body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기", juiceOrder: "쥬스 주문",
+        vending: "자판기", signOut: "로그아웃")
+    static let english = Words(
+        title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
+        close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
+        recommended: "For you", made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit.",
+        failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
+        body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post", juiceOrder: "Juice order",
+        vending: "Vending machine", signOut: "Sign out")
+
+    struct PageData: Encodable {
+        let words: Words
+        let juiceNames: [String: String]
+    }
+
+    var words: Words { language == .ko ? Self.korean : Self.english }
+
+    func render() -> Response {
+        let names = Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) })
+        let strings = Strings.of(language)
+        return Templates.page("home", Model(
+            title: words.title, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            words: words, links: PageLinks(language), orderHref: "/" + (language == .en ? "?lang=en" : ""),
+            greeting: words.greeting.replacingOccurrences(of: "{name}", with: account.name),
+            news: news.map { item in
+                NewsLine(id: item.id, title: item.title, body: item.body, imagePath: item.imageID.map(imagePath),
+                         registeredAt: item.registeredAt.formatted(.iso8601), day: Self.day(item.registeredAt))
+            },
+            recommendation: recommendation.map { JuiceLink(id: $0.id.rawValue, name: $0.name[language]) },
+            juices: menu.juices.map { OrderPage.JuiceButton(id: $0.id.rawValue, label: strings.orderButton($0.name[language], language)) },
+            orders: orders.map { OrderLine(juice: $0.juice.rawValue, name: names[$0.juice.rawValue] ?? $0.juice.rawValue, day: Self.day($0.time)) },
+            isStaff: account.isStaff,
+            event: event.map { event in
+                EventDialog(id: event.id, title: event.title, body: event.body, imagePath: event.imageID.map(imagePath),
+                            start: Self.day(event.start), end: Self.day(event.end))
+            },
+            pageData: scriptJSON(PageData(words: words, juiceNames: names))))
+    }
+
+    /// What `home.mustache` shows. A news item's text is in the page at once; its image comes
+    /// later into a box of fixed shape, so its arrival never moves or reorders anything.
+    struct Model: PageModel {
+        let title: String
+        let lang: String
+        let languageSwitch: LanguageSwitch
+        let words: Words
+        let links: PageLinks
+        let orderHref: String
+        let greeting: String
+        let news: [NewsLine]
+        let recommendation: JuiceLink?
+        let juices: [OrderPage.JuiceButton]
+        let orders: [OrderLine]
+        let isStaff: Bool
+        let event: EventDialog?
+        /// `PageData` as JSON made safe for a script block.
+        let pageData: String
+    }
+
+    struct NewsLine {
+        let id: Int64
+        let title: String
+        let body: String
+        let imagePath: String?
+        let registeredAt: String
+        let day: String
+    }
+
+    struct JuiceLink {
+        let id: String
+        let name: String
+    }
+
+    struct OrderLine {
+        let juice: String
+        let name: String
+        let day: String
+    }
+
+    struct EventDialog {
+        let id: Int64
+        let title: String
+        let body: String
+        let imagePath: String?
+        let start: String
+        let end: String
+    }
+
+    static func day(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
+    }
+}

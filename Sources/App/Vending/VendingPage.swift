@@ -1,0 +1,125 @@
+import Hummingbird
+import JuiceBar
+import Membership
+import Storage
+import VendingMachine
+
+/// The vending machine's screen: products with image, name, price and stock; money buttons;
+/// the balance; buy buttons; change; history; a sales chart. Staff also restock.
+struct VendingPage {
+    let state: VendingState
+    let history: [Sale]
+    let sales: [ProductSales]
+    let account: Account?
+    let language: Language
+    let request: Request
+
+    struct Words: Encodable {
+        let title, balance, insert, returnChange, restock, buy, history, sales, soldOut, returned, restockPrompt: String
+        let noSales, failed: String
+    }
+
+    static let korean = Words(
+        title: "자판기", balance: "잔액", insert: "원", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
+        history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈", restockPrompt: "몇 개 추가할까요?",
+        noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요")
+    static let english = Words(
+        title: "Vending Machine", balance: "Balance", insert: " won", returnChange: "Return change", restock: "Add stock",
+        buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
+        restockPrompt: "How many to add?", noSales: "No sales yet", failed: "Something went wrong")
+
+    struct PageData: Encodable {
+        let words: Words
+        let names: [String: String]
+        let language: Language
+        let version: Int64
+    }
+
+    var words: Words { language == .ko ? Self.korean : Self.english }
+
+    func render() -> Response {
+        let isStaff = account?.isStaff ?? false
+        let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
+        let data = PageData(words: words, names: names, language: language, version: state.version)
+        return Templates.page("vending", Model(
+            title: words.title, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            words: words, orderHref: "/" + (language == .en ? "?lang=en" : ""),
+            orderTitle: Strings.of(language).orderScreenTitle, balance: Won.format(state.money.balance), isStaff: isStaff,
+            products: state.products.map { entry in
+                let product = entry.product
+                return ProductCard(
+                    id: product.id, kind: product.category.kind, art: ProductArt(product), name: product.name[language],
+                    price: Won.format(product.price), priceWon: product.price, stock: entry.stock,
+                    affordable: product.price <= state.money.balance && entry.stock > 0)
+            },
+            history: history.map { HistoryLine(name: names[$0.product] ?? $0.product, price: Won.format($0.price)) },
+            chart: SalesChart(sales: sales, names: names, emptyText: words.noSales),
+            pageData: scriptJSON(data)))
+    }
+
+    /// What `vending.mustache` shows.
+    struct Model: PageModel {
+        let title: String
+        let lang: String
+        let languageSwitch: LanguageSwitch
+        let words: Words
+        let orderHref: String
+        let orderTitle: String
+        let balance: String
+        let isStaff: Bool
+        let products: [ProductCard]
+        let history: [HistoryLine]
+        let chart: SalesChart
+        /// `PageData` as JSON made safe for a script block.
+        let pageData: String
+    }
+
+    struct ProductCard {
+        let id: String
+        let kind: String
+        let art: ProductArt
+        let name: String
+        let price: String
+        let priceWon: Int
+        let stock: Int
+        let affordable: Bool
+    }
+
+    struct HistoryLine {
+        let name: String
+        let price: String
+    }
+}
+
+/// Share of sales per product, as horizontal bars (`sales-chart.mustache`), in the page and at
+/// `/vending/chart`.
+struct SalesChart {
+    struct Bar {
+        let name: String
+        let textY: Int
+        let barY: Int
+        let width: Int
+        let percentX: Int
+        let percent: Int
+    }
+
+    /// Shown instead of bars when nothing is sold yet.
+    let emptyText: String?
+    let bars: [Bar]
+    let height: Int
+
+    init(sales: [ProductSales], names: [String: String], emptyText: String) {
+        let total = sales.reduce(0) { $0 + $1.units }
+        let sold = sales.filter { $0.units > 0 }
+        self.emptyText = total > 0 ? nil : emptyText
+        bars = sold.enumerated().map { index, sale in
+            let share = Double(sale.units) / Double(total)
+            let y = index * 26
+            return Bar(name: names[sale.product] ?? sale.product, textY: y + 17, barY: y + 5, width: Int(share * 160),
+                       percentX: 96 + Int(share * 160), percent: Int((share * 100).rounded()))
+        }
+        height = sold.count * 26 + 6
+    }
+
+    var svg: String { Templates.render("sales-chart", self) }
+}
