@@ -99,6 +99,13 @@ public struct SQLiteVendingStore: VendingStore {
                 try Self.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
             }
         }
+        // Definitions stored before a category was written as plain fields beside its kind.
+        migrator.registerMigration("vending.v2.plainCategories") { db in
+            for product in Catalog.products {
+                try db.execute(sql: "UPDATE vendingProduct SET definition = ? WHERE id = ?",
+                               arguments: [try product.storedDefinition(), product.id])
+            }
+        }
     }
 
     public func state(at now: Date) async throws -> VendingState {

@@ -34,6 +34,35 @@ public enum Category: Hashable, Codable, Sendable {
     }
 }
 
+/// A category is written as plain fields beside its kind, `{"kind":"milk","farm":…,"fatPercent":…}`,
+/// in the API, the CLI's JSON and the stored definitions (not Swift's `{"milk":{"_0":{…}}}`).
+extension Category {
+    private enum CodingKeys: String, CodingKey {
+        case kind
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .kind) {
+        case "milk": self = .milk(try Milk(from: decoder))
+        case "soda": self = .soda(try Soda(from: decoder))
+        case "coffee": self = .coffee(try Coffee(from: decoder))
+        case let kind:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind '\(kind)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        switch self {
+        case .milk(let milk): try milk.encode(to: encoder)
+        case .soda(let soda): try soda.encode(to: encoder)
+        case .coffee(let coffee): try coffee.encode(to: encoder)
+        }
+    }
+}
+
 /// A beverage the machine sells. Level one (every beverage: brand, volume, price, name, shelf
 /// life), level two (`category`: milk, soda or coffee) and level three (`flavor`: this product's own).
 public struct Product: Hashable, Codable, Sendable, Identifiable {

@@ -2,6 +2,7 @@ import Foundation
 internal import GRDB
 @testable import Storage
 import Testing
+import VendingMachine
 
 /// What the SQLite engine promises about its file: commits synced to disk, a file that is not
 /// a shop never silently replaced, a full disk or a vanished file refused with nothing partial.
@@ -75,5 +76,34 @@ import Testing
         #expect(failure as? StorageError == .full, "\(String(describing: failure))")
         #expect(try await store.stock().stock["banana"] == 1_000_000 - 2 * made)
         #expect(try await store.orders(limit: nil).count == made)
+    }
+
+    /// Shops made before categories were written as plain fields hold Swift's enum coding,
+    /// `{"milk":{"_0":{…}}}`; opening one rewrites them, and the machine reads as before.
+    @Test func definitionsInSwiftsEnumCodingAreRewrittenAsPlainFields() async throws {
+        await (try await ShopDatabase.open(path)).close()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            for row in try Row.fetchAll(db, sql: "SELECT id, definition FROM vendingProduct") {
+                var definition = try JSONSerialization.jsonObject(with: Data((row["definition"] as String).utf8)) as! [String: Any]
+                var fields = definition["category"] as! [String: Any]
+                let kind = fields.removeValue(forKey: "kind") as! String
+                definition["category"] = [kind: ["_0": fields]]
+                try db.execute(sql: "UPDATE vendingProduct SET definition = ? WHERE id = ?", arguments: [
+                    String(decoding: try JSONSerialization.data(withJSONObject: definition), as: UTF8.self), row["id"] as String])
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'vending.v2.plainCategories'")
+        }
+        #expect(try await queue.read { db in try String.fetchOne(db, sql: "SELECT definition FROM vendingProduct") }?
+            .contains(#""_0""#) == true)
+        try queue.close()
+
+        let shop = try await ShopDatabase.open(path)
+        #expect(try await shop.vending.state(at: Date()).products.map(\.product) == Catalog.products)
+        await shop.close()
+        let stored = try DatabaseQueue(path: path)
+        let definitions = try await stored.read { db in try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct") }
+        #expect(definitions.count == Catalog.products.count)
+        #expect(definitions.allSatisfy { $0.contains(#""kind":"#) && !$0.contains(#""_0""#) })
     }
 }

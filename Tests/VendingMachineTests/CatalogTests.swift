@@ -28,6 +28,23 @@ import JuiceBar
         #expect(bananaMilk.description.contains("지방 3.4%"))
     }
 
+    @Test func aCategoryIsWrittenAsPlainFieldsBesideItsKindAndReadBack() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let bananaMilk = Catalog.products[2].category
+        #expect(String(decoding: try encoder.encode(bananaMilk), as: UTF8.self)
+            == #"{"farm":"빙그레 남양주목장","fatPercent":3.4,"kind":"milk"}"#)
+        for product in Catalog.products {
+            #expect(try JSONDecoder().decode(Product.self, from: try encoder.encode(product)) == product)
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Category.self, from: Data(#"{"kind":"juice","farm":"x","fatPercent":1}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Category.self, from: Data(#"{"milk":{"_0":{"farm":"x","fatPercent":1}}}"#.utf8))
+        }
+    }
+
     @Test func hotBeveragesAreTheHotCoffees() {
         #expect(Catalog.products.filter(\.isHot).map(\.id) == ["cantata", "georgia"])
     }

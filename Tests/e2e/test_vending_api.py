@@ -22,6 +22,20 @@ def staff(server):
     return VendingApi.signed_in_as_admin(server.url)
 
 
+# What each product's kind alone has, as plain fields beside the kind (the seed's catalog).
+CATEGORY_FIELDS = {
+    "strawberryMilk": {"farm": "서울우유 양주목장", "fatPercent": 2.5},
+    "chocolateMilk": {"farm": "서울우유 양주목장", "fatPercent": 2.7},
+    "bananaMilk": {"farm": "빙그레 남양주목장", "fatPercent": 3.4},
+    "cola": {"calories": 152, "sugarFree": False},
+    "cider": {"calories": 0, "sugarFree": True},
+    "fanta": {"calories": 160, "sugarFree": False},
+    "top": {"caffeineMG": 142, "isHot": False},
+    "cantata": {"caffeineMG": 121, "isHot": True},
+    "georgia": {"caffeineMG": 80, "isHot": True},
+}
+
+
 def assert_unchanged(api: VendingApi, before: dict, what: str) -> None:
     after = api.machine()
     assert after == before, f"{what} changed the machine:\nbefore {before}\nafter  {after}"
@@ -40,6 +54,7 @@ def test_new_machine_has_nine_products_five_each_and_no_money(api):
         id = product["id"]
         assert isinstance(product["name"], str) and product["name"].strip(), product
         assert product["kind"] == KINDS[id], product
+        assert product["category"] == {"kind": KINDS[id], **CATEGORY_FIELDS[id]}, product
         assert isinstance(product["price"], int) and product["price"] > 0 and product["price"] % 100 == 0, product
         assert product["stock"] == START_STOCK, product
         assert product["expired"] == 0, product

@@ -88,6 +88,7 @@ struct VendingBody: Encodable {
         let name: String
         let names: [String: String]
         let kind: String
+        let category: Category
         let brand: String
         let volume: Int
         let price: Int
@@ -112,7 +113,7 @@ struct VendingBody: Encodable {
         let product = entry.product
         return ProductBody(
             id: product.id, name: product.name.ko, names: ["ko": product.name.ko, "en": product.name.en],
-            kind: product.category.kind, brand: product.brand, volume: product.volumeML, price: product.price,
+            kind: product.category.kind, category: product.category, brand: product.brand, volume: product.volumeML, price: product.price,
             stock: entry.stock, expired: entry.expired, hot: product.isHot, description: product.description)
     }
 }

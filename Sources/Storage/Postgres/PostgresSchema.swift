@@ -16,6 +16,13 @@ enum PostgresSchema {
         ("locking_reads.v3", { connection in
             for function in lockingReads { try await connection.run(PostgresQuery(unsafeSQL: function)) }
         }),
+        // Definitions stored before a category was written as plain fields beside its kind.
+        ("plain_categories.v4", { connection in
+            for product in Catalog.products {
+                try await connection.run(
+                    "UPDATE vending_product SET definition = \(try product.storedDefinition()) WHERE id = \(product.id)")
+            }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
