@@ -67,6 +67,7 @@ let package = Package(
             resources: [
                 .copy("Public"),
                 .process("Support/layout.mustache"),
+                .process("Support/header.mustache"),
                 .process("Auth/login.mustache"),
                 .process("Auth/signup.mustache"),
                 .process("JuiceBar/order.mustache"),

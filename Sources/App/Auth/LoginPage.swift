@@ -12,7 +12,8 @@ struct LoginPage {
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         Templates.page("login", Model(
-            title: strings.signInTitle, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            title: strings.signInTitle, lang: language.rawValue,
+            header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
             strings: strings, message: message, next: next, username: username,
             signUpHref: "/signup" + (language == .en ? "?lang=en" : "")), status: status)
     }
@@ -21,7 +22,7 @@ struct LoginPage {
     struct Model: PageModel {
         let title: String
         let lang: String
-        let languageSwitch: LanguageSwitch
+        let header: PageHeader
         let strings: Strings
         let message: String?
         let next: String

@@ -12,7 +12,8 @@ struct SignupPage {
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = Strings.of(language)
         return Templates.page("signup", Model(
-            title: strings.signUpTitle, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
+            title: strings.signUpTitle, lang: language.rawValue,
+            header: PageHeader(.signUp, title: strings.signUpTitle, account: nil, language: language, request: request),
             strings: strings, message: message, username: username, name: name,
             signInHref: "/login" + (language == .en ? "?lang=en" : "")), status: status)
     }
@@ -21,7 +22,7 @@ struct SignupPage {
     struct Model: PageModel {
         let title: String
         let lang: String
-        let languageSwitch: LanguageSwitch
+        let header: PageHeader
         let strings: Strings
         let message: String?
         let username: String

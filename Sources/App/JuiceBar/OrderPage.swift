@@ -31,8 +31,9 @@ struct OrderPage {
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
         return Templates.page("order", Model(
-            title: strings.orderScreenTitle, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
-            strings: strings, links: PageLinks(language), account: account.map { SignedIn(name: $0.name) },
+            title: strings.orderScreenTitle, lang: language.rawValue,
+            header: PageHeader(.order, title: strings.orderScreenTitle, account: account, language: language, request: request),
+            strings: strings,
             fruits: menu.fruits.map { fruit in
                 let name = fruit.name[language]
                 let count = stock.stock[fruit.id]
@@ -50,10 +51,8 @@ struct OrderPage {
     struct Model: PageModel {
         let title: String
         let lang: String
-        let languageSwitch: LanguageSwitch
+        let header: PageHeader
         let strings: Strings
-        let links: PageLinks
-        let account: SignedIn?
         let fruits: [FruitRow]
         let juices: [JuiceButton]
         /// `PageData` as JSON made safe for a script block.

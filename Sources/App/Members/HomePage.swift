@@ -21,8 +21,7 @@ struct HomePage {
 
     struct Words: Encodable {
         let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
-        let made, shortage, failed, postNews, postEvent, newsTitle, body, image, start, end, post, juiceOrder, vending: String
-        let signOut: String
+        let made, shortage, failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
     }
 
     static let korean = Words(
@@ -30,15 +29,13 @@ struct HomePage {
         close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
         recommended: "추천", made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요.",
         failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
-        body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기", juiceOrder: "쥬스 주문",
-        vending: "자판기", signOut: "로그아웃")
+        body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기")
     static let english = Words(
         title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
         close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
         recommended: "For you", made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit.",
         failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
-        body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post", juiceOrder: "Juice order",
-        vending: "Vending machine", signOut: "Sign out")
+        body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post")
 
     struct PageData: Encodable {
         let words: Words
@@ -51,8 +48,8 @@ struct HomePage {
         let names = Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) })
         let strings = Strings.of(language)
         return Templates.page("home", Model(
-            title: words.title, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
-            words: words, links: PageLinks(language), orderHref: "/" + (language == .en ? "?lang=en" : ""),
+            title: words.title, lang: language.rawValue,
+            header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
             greeting: words.greeting.replacingOccurrences(of: "{name}", with: account.name),
             news: news.map { item in
                 NewsLine(id: item.id, title: item.title, body: item.body, imagePath: item.imageID.map(imagePath),
@@ -74,10 +71,8 @@ struct HomePage {
     struct Model: PageModel {
         let title: String
         let lang: String
-        let languageSwitch: LanguageSwitch
+        let header: PageHeader
         let words: Words
-        let links: PageLinks
-        let orderHref: String
         let greeting: String
         let news: [NewsLine]
         let recommendation: JuiceLink?

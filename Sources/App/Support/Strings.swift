@@ -35,6 +35,8 @@ struct Strings: Encodable {
     let otherLanguage: String
     let fruitCounts: String
     let juices: String
+    let shopName: String
+    let navigation: String
 
     static let korean = Strings(
         orderScreenTitle: "쥬스 주문", orderSuffix: "주문", editStock: "재고수정",
@@ -46,7 +48,7 @@ struct Strings: Encodable {
         signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기", home: "홈", staffOnly: "직원만 재고를 수정할 수 있어요.",
         failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", tooLarge: "입력한 내용이 너무 길어요.",
         busy: "지금 요청이 많아요. 잠시 후 다시 시도해 주세요.", otherLanguage: "English",
-        fruitCounts: "과일 재고", juices: "쥬스 메뉴")
+        fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴")
 
     static let english = Strings(
         orderScreenTitle: "Juice Order", orderSuffix: "Order", editStock: "Edit Stock",
@@ -58,7 +60,7 @@ struct Strings: Encodable {
         signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine", home: "Home", staffOnly: "Only staff can edit the stock.",
         failed: "Something went wrong. Please try again.", tooLarge: "What you sent is too long.",
         busy: "The shop is busy right now. Please try again in a moment.", otherLanguage: "한국어",
-        fruitCounts: "Fruit stock", juices: "Juices")
+        fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages")
 
     static func of(_ language: Language) -> Strings {
         switch language {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import JuiceBar
+import Membership
 import Mustache
 
 /// The pages' templates (`*.mustache`, each beside its feature's code), read once from the
@@ -36,34 +37,71 @@ enum Templates {
 
 /// What the layout reads from every page's model.
 protocol PageModel {
-    /// The `<title>` and the page's `<h1>`.
+    /// The `<title>`.
     var title: String { get }
     /// `ko` or `en`, for `<html lang>`.
     var lang: String { get }
-    /// The same page in the other language.
-    var languageSwitch: LanguageSwitch { get }
+}
+
+/// The header every page shows (`header.mustache`): the shop's name, the page's title, the
+/// pages (쥬스 주문 · 자판기 · 홈), who is signed in with 로그아웃 or else 로그인, and the language.
+struct PageHeader {
+    enum Page {
+        case order, vending, home, signIn, signUp
+    }
+
+    let title: String
+    let strings: Strings
+    let links: PageLinks
+    let account: SignedIn?
+    let languageSwitch: LanguageSwitch
+    let isOrder: Bool
+    let isVending: Bool
+    let isHome: Bool
+
+    init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
+        self.title = title
+        strings = .of(language)
+        var links = PageLinks(language)
+        // Signing in from a page comes back to it.
+        if page == .order || page == .vending {
+            let path = request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
+            links.signIn = "/login?next=\(path)" + (language == .en ? "&lang=en" : "")
+        }
+        self.links = links
+        self.account = account.map { SignedIn(name: $0.name) }
+        languageSwitch = LanguageSwitch(request, language)
+        isOrder = page == .order
+        isVending = page == .vending
+        isHome = page == .home
+    }
 }
 
 /// The link to the same page in the other language.
 struct LanguageSwitch {
     let href: String
     let label: String
+    /// The other language's code: the link's text is in it.
+    let lang: String
 
     init(_ request: Request, _ language: Language) {
         let other: Language = language == .ko ? .en : .ko
         href = "\(request.uri.path)?lang=\(other.rawValue)"
         label = Strings.of(language).otherLanguage
+        lang = other.rawValue
     }
 }
 
 /// The shop's pages, in the page's language.
 struct PageLinks {
+    let order: String
     let vending: String
     let home: String
-    let signIn: String
+    var signIn: String
 
     init(_ language: Language) {
         let query = language == .en ? "?lang=en" : ""
+        order = "/" + query
         vending = "/vending" + query
         home = "/home" + query
         signIn = "/login" + query

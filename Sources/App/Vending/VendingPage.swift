@@ -42,9 +42,9 @@ struct VendingPage {
         let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
         let data = PageData(words: words, names: names, language: language, version: state.version)
         return Templates.page("vending", Model(
-            title: words.title, lang: language.rawValue, languageSwitch: LanguageSwitch(request, language),
-            words: words, orderHref: "/" + (language == .en ? "?lang=en" : ""),
-            orderTitle: Strings.of(language).orderScreenTitle, balance: Won.format(state.money.balance), isStaff: isStaff,
+            title: words.title, lang: language.rawValue,
+            header: PageHeader(.vending, title: words.title, account: account, language: language, request: request),
+            words: words, balance: Won.format(state.money.balance), isStaff: isStaff,
             products: state.products.map { entry in
                 let product = entry.product
                 return ProductCard(
@@ -61,10 +61,8 @@ struct VendingPage {
     struct Model: PageModel {
         let title: String
         let lang: String
-        let languageSwitch: LanguageSwitch
+        let header: PageHeader
         let words: Words
-        let orderHref: String
-        let orderTitle: String
         let balance: String
         let isStaff: Bool
         let products: [ProductCard]
