@@ -15,7 +15,7 @@ import Testing
             #expect(html.contains("재고수정"))
             #expect(html.contains("aria-label=\"딸기 더하기\""))
             #expect(html.contains("aria-label=\"망고 빼기\""))
-            #expect(html.contains("재고 추가"))
+            #expect(html.contains("재고 수정"))
         }
     }
 

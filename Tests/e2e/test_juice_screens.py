@@ -39,7 +39,7 @@ def dialog_saying(page: Page, text: str) -> Locator:
 
 
 def stock_dialog(page: Page) -> Locator:
-    return page.get_by_role("dialog", name="재고 추가")
+    return page.get_by_role("dialog", name="재고 수정")
 
 
 def open_order_screen(page: Page, server, query: str = "") -> None:
@@ -106,6 +106,7 @@ def test_short_order_asks_to_edit_stock_and_no_leaves_stock_alone(page, server):
 
     ask = dialog_saying(page, SHORT)
     expect(ask).to_be_visible()
+    expect(ask).to_contain_text("딸기 16개 필요 · 지금 10개")
     expect(button(ask, "예")).to_be_visible()
     button(ask, "아니오").click()
     expect(ask).to_be_hidden()
@@ -121,6 +122,7 @@ def test_short_order_yes_signs_in_then_opens_the_stock_screen_over_the_order_scr
     button(ask, "예").click()
 
     expect(page).to_have_url(re.compile(re.escape(server.url) + r"/login([?#].*)?$"))
+    expect(page.get_by_text("재고는 직원이 수정해요.")).to_be_visible()
     expect(page.get_by_label("아이디", exact=True)).to_be_visible()
     expect(page.get_by_label("비밀번호", exact=True)).to_be_visible()
     sign_in_on_current_page(page)
@@ -167,6 +169,38 @@ def test_stock_screen_saves_each_step_and_stops_at_zero(page, server):
     button(page, "딸기쥬스 주문").click()
     expect(dialog_saying(page, f"딸기쥬스 {ORDERED}")).to_be_visible()
     expect(fruit_label(page, "strawberry")).to_have_text("0")
+
+
+def test_stock_screen_is_the_seeds_and_takes_a_typed_count(page, server):
+    login(page, server)
+    open_order_screen(page, server)
+    button(page, "재고수정").click()
+    stock = stock_dialog(page)
+
+    # 재고 수정 on a grey title bar, with 닫기 at its right.
+    bar = stock.locator(".title-bar")
+    expect(bar.get_by_role("heading", name="재고 수정")).to_be_visible()
+    close = button(bar, "닫기")
+    assert close.bounding_box()["x"] > bar.get_by_role("heading").bounding_box()["x"], "닫기 is not right of the title"
+    red, green, blue = (int(part) for part in re.findall(r"\d+", bar.evaluate("el => getComputedStyle(el).backgroundColor"))[:3])
+    assert red == green == blue and 150 <= red <= 235, f"the title bar is not grey: {(red, green, blue)}"
+
+    kiwi = stock.get_by_label("키위 수량", exact=True)
+    kiwi.fill("50")
+    kiwi.press("Enter")
+    wait_for_api_stock(server, kiwi=50)
+    expect(stock.locator('[data-stock-fruit="kiwi"]')).to_have_text("50")
+
+    for wrong in ("-1", "1000001", "2.5"):
+        kiwi.fill(wrong)
+        kiwi.press("Enter")
+        expect(stock.locator("#stock-error")).to_have_text("0부터 1000000까지의 수를 입력해 주세요.")
+        expect(kiwi).to_have_value("50")
+    assert api_stock(server)["kiwi"] == 50
+
+    close.click()
+    expect(stock).to_be_hidden()
+    expect(fruit_label(page, "kiwi")).to_have_text("50")
 
 
 # --- live updates --------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ struct LoginPage {
     let strings: Strings
     let next: String
     let message: String?
+    /// Why sign-in is asked for, when a page sent the visitor here for a reason.
+    var notice: String? = nil
     let username: String
     let request: Request
 
@@ -14,7 +16,7 @@ struct LoginPage {
         Templates.page("login", Model(
             title: strings.signInTitle, lang: language.rawValue,
             header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
-            strings: strings, message: message, next: next, username: username,
+            strings: strings, message: message, notice: notice, next: next, username: username,
             signUpHref: "/signup" + (language == .en ? "?lang=en" : "")), status: status)
     }
 
@@ -25,6 +27,7 @@ struct LoginPage {
         let header: PageHeader
         let strings: Strings
         let message: String?
+        let notice: String?
         let next: String
         let username: String
         let signUpHref: String

@@ -56,7 +56,8 @@ struct SessionRoutes {
             let language = Language.preferred(by: request)
             return LoginPage(language: language, strings: .of(language),
                              next: request.uri.queryParameters["next"].flatMap { LoginPage.safeNext(String($0)) } ?? "",
-                             message: nil, username: "", request: request).render()
+                             message: nil, notice: request.uri.queryParameters["reason"] == "stock" ? Strings.of(language).staffEditsStock : nil,
+                             username: "", request: request).render()
         }
         pages.post("login") { request, context in
             guard let buffer = try? await request.body.collect(upTo: Request.maximumJSONBody) else {

@@ -17,6 +17,7 @@ struct OrderPage {
     struct PageData: Encodable {
         let strings: Strings
         let juiceNames: [String: String]
+        let fruitNames: [String: String]
         let isStaff: Bool
         let isSignedIn: Bool
         let language: Language
@@ -28,12 +29,14 @@ struct OrderPage {
         let data = PageData(
             strings: strings,
             juiceNames: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) }),
+            fruitNames: Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id.rawValue, $0.name[language]) }),
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
         return Templates.page("order", Model(
             title: strings.orderScreenTitle, lang: language.rawValue,
             header: PageHeader(.order, title: strings.orderScreenTitle, account: account, language: language, request: request),
             strings: strings,
+            maximumCount: StockLimits.count.upperBound,
             fruits: menu.fruits.map { fruit in
                 let name = fruit.name[language]
                 let count = stock.stock[fruit.id]
@@ -41,7 +44,8 @@ struct OrderPage {
                     id: fruit.id.rawValue, emoji: fruit.emoji, name: name, count: count,
                     canRemove: count > StockLimits.count.lowerBound, canAdd: count < StockLimits.count.upperBound,
                     removeLabel: strings.stepLabel(name, strings.remove, language),
-                    addLabel: strings.stepLabel(name, strings.add, language))
+                    addLabel: strings.stepLabel(name, strings.add, language),
+                    countLabel: strings.countLabel.replacingOccurrences(of: "{fruit}", with: name))
             },
             juices: menu.juices.map { JuiceButton(id: $0.id.rawValue, label: strings.orderButton($0.name[language], language)) },
             pageData: scriptJSON(data)))
@@ -53,6 +57,7 @@ struct OrderPage {
         let lang: String
         let header: PageHeader
         let strings: Strings
+        let maximumCount: Int
         let fruits: [FruitRow]
         let juices: [JuiceButton]
         /// `PageData` as JSON made safe for a script block.
@@ -68,6 +73,7 @@ struct OrderPage {
         let canAdd: Bool
         let removeLabel: String
         let addLabel: String
+        let countLabel: String
     }
 
     struct JuiceButton {

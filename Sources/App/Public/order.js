@@ -32,6 +32,8 @@ function showStock(stock, version) {
 function showStepper(fruit, count) {
   const output = document.querySelector(`[data-stock-fruit="${CSS.escape(fruit)}"]`);
   if (output) output.textContent = count;
+  const field = document.querySelector(`[data-count-fruit="${CSS.escape(fruit)}"]`);
+  if (field && document.activeElement !== field) field.value = count;
   for (const button of document.querySelectorAll(`[data-step-fruit="${CSS.escape(fruit)}"]`)) {
     const step = Number(button.dataset.step);
     button.disabled = step < 0 ? count <= 0 : count >= page.maximumCount;
@@ -71,7 +73,12 @@ async function order(juice) {
     const name = page.juiceNames[juice] ?? juice;
     showAlert(strings.made.replace("{juice}", name), [{ label: strings.ok }]);
   } else if (response.status === 409) {
-    showAlert(strings.shortage, [
+    // Which fruit is short, by name, with what the juice needs and what is left.
+    const lines = (body.shortages ?? []).map(({ fruit, needed, available }) => strings.shortageLine
+      .replace("{fruit}", page.fruitNames[fruit] ?? fruit)
+      .replace("{needed}", needed)
+      .replace("{available}", available));
+    showAlert([strings.shortage, ...lines].join("\n"), [
       { label: strings.yes, then: openStockScreen },
       { label: strings.no },
     ]);
@@ -82,7 +89,7 @@ async function order(juice) {
 
 function signInToEditStock() {
   const next = "/?stock=open" + (page.language === "en" ? "&lang=en" : "");
-  location.href = "/login?next=" + encodeURIComponent(next) + (page.language === "en" ? "&lang=en" : "");
+  location.href = "/login?reason=stock&next=" + encodeURIComponent(next) + (page.language === "en" ? "&lang=en" : "");
 }
 
 function openStockScreen() {
@@ -103,10 +110,28 @@ function currentStepperCount(fruit) {
 // Each step is saved at once. Quick taps are not lost: the screen keeps the count it wants
 // and sends the newest one as soon as the previous save has answered.
 function step(fruit, delta) {
-  const target = Math.min(page.maximumCount, Math.max(0, currentStepperCount(fruit) + delta));
-  wanted.set(fruit, target);
-  showStepper(fruit, target);
+  setCount(fruit, Math.min(page.maximumCount, Math.max(0, currentStepperCount(fruit) + delta)));
+}
+
+function setCount(fruit, count) {
+  stockError.textContent = "";
+  wanted.set(fruit, count);
+  showStepper(fruit, count);
   save(fruit);
+}
+
+// A typed count is saved when the field is left or Enter is pressed; anything but a whole
+// number in range is refused on the spot, and the field shows the count again.
+function typeCount(field) {
+  const fruit = field.dataset.countFruit;
+  const text = field.value.trim();
+  const count = Number(text);
+  if (text === "" || !Number.isInteger(count) || count < 0 || count > page.maximumCount) {
+    stockError.textContent = strings.countRange.replace("{max}", page.maximumCount);
+    field.value = currentStepperCount(fruit);
+    return;
+  }
+  if (count !== currentStepperCount(fruit)) setCount(fruit, count);
 }
 
 async function save(fruit) {
@@ -151,6 +176,9 @@ for (const button of document.querySelectorAll("[data-juice]")) {
 }
 for (const button of document.querySelectorAll("[data-step-fruit]")) {
   button.addEventListener("click", () => step(button.dataset.stepFruit, Number(button.dataset.step)));
+}
+for (const field of document.querySelectorAll("[data-count-fruit]")) {
+  field.addEventListener("change", () => typeCount(field));
 }
 document.getElementById("edit-stock").addEventListener("click", openStockScreen);
 document.getElementById("close-stock").addEventListener("click", () => stockScreen.close());

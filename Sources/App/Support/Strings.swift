@@ -37,30 +37,40 @@ struct Strings: Encodable {
     let juices: String
     let shopName: String
     let navigation: String
+    let countLabel: String
+    let countRange: String
+    let shortageLine: String
+    let staffEditsStock: String
 
     static let korean = Strings(
         orderScreenTitle: "쥬스 주문", orderSuffix: "주문", editStock: "재고수정",
         made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요. 재고를 수정할까요?",
-        ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 추가", remove: "빼기", add: "더하기", close: "닫기",
+        ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 수정", remove: "빼기", add: "더하기", close: "닫기",
         username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
         wrongCredentials: "아이디 또는 비밀번호가 맞지 않아요.",
         tooManyAttempts: "로그인 시도가 너무 많아요. 잠시 후 다시 시도해 주세요.", signUp: "가입하기", name: "이름",
         signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기", home: "홈", staffOnly: "직원만 재고를 수정할 수 있어요.",
         failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.", tooLarge: "입력한 내용이 너무 길어요.",
         busy: "지금 요청이 많아요. 잠시 후 다시 시도해 주세요.", otherLanguage: "English",
-        fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴")
+        fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴",
+        countLabel: "{fruit} 수량", countRange: "0부터 {max}까지의 수를 입력해 주세요.",
+        shortageLine: "{fruit} {needed}개 필요 · 지금 {available}개",
+        staffEditsStock: "재고는 직원이 수정해요. 직원 계정으로 로그인하면 재고 수정 화면으로 돌아가요.")
 
     static let english = Strings(
         orderScreenTitle: "Juice Order", orderSuffix: "Order", editStock: "Edit Stock",
         made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit. Edit the stock?",
-        ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Add Stock", remove: "remove one", add: "add one", close: "Close",
+        ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Edit Stock", remove: "remove one", add: "add one", close: "Close",
         username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
         wrongCredentials: "Wrong username or password.",
         tooManyAttempts: "Too many attempts. Please try again later.", signUp: "Sign up", name: "Name",
         signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine", home: "Home", staffOnly: "Only staff can edit the stock.",
         failed: "Something went wrong. Please try again.", tooLarge: "What you sent is too long.",
         busy: "The shop is busy right now. Please try again in a moment.", otherLanguage: "한국어",
-        fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages")
+        fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages",
+        countLabel: "{fruit}: count", countRange: "Enter a whole number from 0 to {max}.",
+        shortageLine: "{fruit}: {needed} needed · {available} left",
+        staffEditsStock: "Staff edit the stock. Sign in with a staff account to come back to the stock screen.")
 
     static func of(_ language: Language) -> Strings {
         switch language {
