@@ -9,6 +9,7 @@ import re
 import time
 from urllib.parse import urlparse
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -385,3 +386,66 @@ def test_vending_screen_fits_a_phone_without_sideways_scrolling(phone_page, serv
         expect(money_button(phone_page, amount)).to_be_visible()
     scroll_width = phone_page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 390, f"the page is {scroll_width} px wide on a 390 px phone"
+
+
+# --- sold out, the restock dialog, and what a purchase says ---------------------------------------
+
+def test_sold_out_is_marked_and_differs_from_too_little_money(page, server):
+    api = VendingApi(server.url)
+    api.insert_ok(10_000)
+    for _ in range(START_STOCK):
+        api.buy_ok("cola")
+    api.change()
+    open_vending(page, server)
+
+    expect(product_card(page, "cola").get_by_text("품절", exact=True)).to_be_visible()
+    expect(buy_button(page, "cola")).to_be_disabled()
+    # Cider is there but the balance is 0: its button is disabled too, without 품절.
+    expect(buy_button(page, "cider")).to_be_disabled()
+    expect(product_card(page, "cider").get_by_text("품절", exact=True)).to_be_hidden()
+
+    # A restock (here through the API) takes the mark away on the open screen.
+    VendingApi.signed_in_as_admin(server.url).restock_ok("cola", 2)
+    expect(product_card(page, "cola").get_by_text("품절", exact=True)).to_be_hidden()
+
+
+def test_staff_restock_in_a_dialog_that_shows_the_range_and_refuses_what_is_outside_it(page, server):
+    api = VendingApi(server.url)
+    login(page, server)
+    open_vending(page, server)
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser {dialog.type}() was used: {dialog.message}"))
+
+    restock = button(product_card(page, "fanta"), RESTOCK)
+    restock.click()
+    dialog = page.get_by_role("dialog", name="환타 재고 추가")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("1–1000")
+    count = dialog.get_by_label(re.compile("추가할 개수"))
+    expect(count).to_be_focused()
+
+    for wrong in ("0", "1001", "2.5"):
+        count.fill(wrong)
+        button(dialog, "추가").click()
+        expect(dialog.locator("#restock-error")).to_contain_text("1–1000")
+        expect(dialog).to_be_visible()
+    assert api.stock()["fanta"] == START_STOCK
+
+    count.fill("7")
+    button(dialog, "추가").click()
+    expect(dialog).to_be_hidden()
+    expect(stock_label(page, "fanta")).to_have_text(str(START_STOCK + 7))
+    assert api.stock()["fanta"] == START_STOCK + 7
+    expect(restock).to_be_focused()
+
+
+def test_a_purchase_says_the_product_came_out_first_then_its_details(page, server):
+    open_vending(page, server)
+    money_button(page, 5_000).click()
+    expect(balance_label(page)).to_have_text(balance_text(5_000))
+    buy_button(page, "georgia").click()
+
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("조지아 나왔습니다!")
+    text = notice.inner_text()
+    assert text.startswith("조지아 나왔습니다!"), text
+    assert "240ml" in text.split("조지아 나왔습니다!", 1)[1], text

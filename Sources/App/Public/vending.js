@@ -5,6 +5,8 @@
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const words = page.words;
 const notice = document.getElementById("notice");
+const came = document.getElementById("came");
+const details = document.getElementById("details");
 let shownVersion = page.version;
 let balance = 0;
 
@@ -20,6 +22,9 @@ function showMachine(machine) {
     if (count) count.textContent = product.stock;
     const buy = document.querySelector(`[data-buy="${CSS.escape(product.id)}"]`);
     if (buy) buy.disabled = product.stock === 0 || product.price > machine.balance;
+    // 품절 says nothing is left to sell, which a disabled button alone would not tell from too little money.
+    const soldOut = document.querySelector(`[data-sold-out="${CSS.escape(product.id)}"]`);
+    if (soldOut) soldOut.hidden = product.stock > 0;
   }
 }
 
@@ -34,12 +39,17 @@ async function send(method, url, body) {
   return json;
 }
 
+function say(headline, text = "") {
+  came.textContent = headline;
+  details.textContent = text;
+}
+
 async function act(work) {
-  notice.textContent = "";
+  say("");
   try {
     await work();
   } catch (error) {
-    notice.textContent = error.message;
+    say("", error.message);
   }
 }
 
@@ -66,7 +76,8 @@ for (const button of document.querySelectorAll("[data-buy]")) {
   button.addEventListener("click", () => act(async () => {
     const receipt = await send("POST", "/api/vending/purchases", { product: button.dataset.buy });
     showMachine(receipt.machine);
-    notice.textContent = receipt.description;
+    const name = page.names[button.dataset.buy] ?? button.dataset.buy;
+    say(words.came.replace("{product}", name), receipt.description);
     await refreshHistoryAndChart();
   }));
 }
@@ -77,18 +88,46 @@ document.getElementById("return-change").addEventListener("click", () => act(asy
     .sort((a, b) => Number(b[0]) - Number(a[0]))
     .map(([unit, count]) => `${won(Number(unit))} × ${count}`)
     .join(", ");
-  notice.textContent = `${words.returned}: ${won(change.returned)}${units ? ` (${units})` : ""}`;
+  say("", `${words.returned}: ${won(change.returned)}${units ? ` (${units})` : ""}`);
   balance = 0;
   document.querySelector("[data-balance]").textContent = `${words.balance}: ${won(0)}`;
   for (const buy of document.querySelectorAll("[data-buy]")) buy.disabled = true;
 }));
 
+// Staff restock in a dialog of the page: how many, 1 to the most one restock may add. The dialog
+// holds the focus while open and gives it back to the product's button when it closes.
+const restock = document.getElementById("restock");
+let restocking = null;
 for (const button of document.querySelectorAll("[data-restock]")) {
-  button.addEventListener("click", () => act(async () => {
-    const answer = prompt(words.restockPrompt, "1");
-    if (answer === null) return;
-    showMachine(await send("POST", "/api/vending/stock", { product: button.dataset.restock, count: Number(answer) }));
-  }));
+  button.addEventListener("click", () => {
+    restocking = button;
+    document.getElementById("restock-title").textContent =
+      `${page.names[button.dataset.restock] ?? button.dataset.restock} ${words.restock}`;
+    document.getElementById("restock-error").textContent = "";
+    const count = document.getElementById("restock-count");
+    count.value = "1";
+    restock.showModal();
+    count.select();
+  });
+}
+if (restock) {
+  restock.addEventListener("close", () => restocking?.focus());
+  document.getElementById("restock-close").addEventListener("click", () => restock.close());
+  document.getElementById("restock-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const count = Number(document.getElementById("restock-count").value);
+    const error = document.getElementById("restock-error");
+    if (!Number.isInteger(count) || count < 1 || count > page.maximumRestock) {
+      error.textContent = `${words.restockCount}: ${words.restockRange.replace("{max}", page.maximumRestock)}`;
+      return;
+    }
+    try {
+      showMachine(await send("POST", "/api/vending/stock", { product: restocking.dataset.restock, count }));
+      restock.close();
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
 }
 
 const live = new EventSource("/api/live");

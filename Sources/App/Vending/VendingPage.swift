@@ -15,24 +15,27 @@ struct VendingPage {
     let request: Request
 
     struct Words: Encodable {
-        let title, balance, insert, returnChange, restock, buy, history, sales, soldOut, returned, restockPrompt: String
-        let noSales, failed: String
+        let title, balance, insert, returnChange, restock, buy, history, sales, soldOut, returned: String
+        let noSales, failed, came, restockCount, restockRange, add, close: String
     }
 
     static let korean = Words(
         title: "자판기", balance: "잔액", insert: "원", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
-        history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈", restockPrompt: "몇 개 추가할까요?",
-        noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요")
+        history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",
+        noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
+        restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기")
     static let english = Words(
         title: "Vending Machine", balance: "Balance", insert: " won", returnChange: "Return change", restock: "Add stock",
         buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
-        restockPrompt: "How many to add?", noSales: "No sales yet", failed: "Something went wrong")
+        noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
+        restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close")
 
     struct PageData: Encodable {
         let words: Words
         let names: [String: String]
         let language: Language
         let version: Int64
+        let maximumRestock: Int
     }
 
     var words: Words { language == .ko ? Self.korean : Self.english }
@@ -40,7 +43,8 @@ struct VendingPage {
     func render() -> Response {
         let isStaff = account?.isStaff ?? false
         let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
-        let data = PageData(words: words, names: names, language: language, version: state.version)
+        let data = PageData(words: words, names: names, language: language, version: state.version,
+                            maximumRestock: Restock.maximumCount)
         return Templates.page("vending", Model(
             title: words.title, lang: language.rawValue,
             header: PageHeader(.vending, title: words.title, account: account, language: language, request: request),
@@ -50,10 +54,12 @@ struct VendingPage {
                 return ProductCard(
                     id: product.id, kind: product.category.kind, art: ProductArt(product), name: product.name[language],
                     price: Won.format(product.price), priceWon: product.price, stock: entry.stock,
-                    affordable: product.price <= state.money.balance && entry.stock > 0)
+                    soldOut: entry.stock == 0, affordable: product.price <= state.money.balance && entry.stock > 0)
             },
             history: history.map { HistoryLine(name: names[$0.product] ?? $0.product, price: Won.format($0.price)) },
             chart: SalesChart(sales: sales, names: names, emptyText: words.noSales),
+            restockRange: words.restockRange.replacingOccurrences(of: "{max}", with: "\(Restock.maximumCount)"),
+            maximumRestock: Restock.maximumCount,
             pageData: scriptJSON(data)))
     }
 
@@ -68,6 +74,8 @@ struct VendingPage {
         let products: [ProductCard]
         let history: [HistoryLine]
         let chart: SalesChart
+        let restockRange: String
+        let maximumRestock: Int
         /// `PageData` as JSON made safe for a script block.
         let pageData: String
     }
@@ -80,6 +88,7 @@ struct VendingPage {
         let price: String
         let priceWon: Int
         let stock: Int
+        let soldOut: Bool
         let affordable: Bool
     }
 
