@@ -1,0 +1,53 @@
+"""Every page passes axe-core (axe-playwright-python) with no serious or critical violation, in Korean
+and English, at phone and iPad width, light and dark, for a guest and for staff; also with the
+stock screen and the restock dialog open.
+"""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from e2e_support import login, sign_in_on_current_page
+
+AXE = Axe()
+WIDTHS = {"phone": {"width": 390, "height": 844}, "ipad": {"width": 820, "height": 1180}}
+GUEST_PAGES = ["/", "/vending", "/login", "/signup"]
+STAFF_PAGES = ["/", "/vending", "/home"]
+
+
+def serious_violations(page) -> list[str]:
+    results = AXE.run(page)
+    return [f"{page.url}: {violation['id']} ({violation['impact']}) at "
+            f"{[node['target'] for node in violation['nodes']][:5]}: {violation['help']}"
+            for violation in results.response["violations"] if violation["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("locale, query", [("ko-KR", ""), ("en-US", "?lang=en")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_has_no_serious_accessibility_violation(new_page, server, width, locale, query, scheme):
+    found = []
+    guest = new_page(locale=locale, viewport=WIDTHS[width], color_scheme=scheme)
+    for path in GUEST_PAGES:
+        guest.goto(server.url + path + query)
+        found += serious_violations(guest)
+    staff = new_page(locale=locale, viewport=WIDTHS[width], color_scheme=scheme)
+    staff.goto(server.url + "/login?lang=ko")  # the helper fills the Korean form
+    sign_in_on_current_page(staff)
+    for path in STAFF_PAGES:
+        staff.goto(server.url + path + query)
+        found += serious_violations(staff)
+    assert not found, "\n".join(found)
+
+
+def test_the_open_dialogs_have_no_serious_accessibility_violation(page, server):
+    login(page, server)
+    page.goto(server.url + "/")
+    page.locator("#edit-stock").click()
+    page.locator("#stock-screen[open]").wait_for()
+    found = serious_violations(page)
+    page.goto(server.url + "/vending")
+    page.locator('[data-restock="cola"]').click()
+    page.locator("#restock[open]").wait_for()
+    found += serious_violations(page)
+    assert not found, "\n".join(found)
