@@ -59,7 +59,7 @@ import Testing
             let html = try await client.execute(uri: "/vending", method: .get) { $0 }.text
             #expect(html.contains("data-product=\"cola\">5<"))
             #expect(html.contains("data-buy=\"cola\""))
-            #expect(html.contains(">1000원</button>") && html.contains(">5000원</button>"))
+            #expect(html.contains(">1,000원</button>") && html.contains(">5,000원</button>"))
             #expect(html.contains("data-balance>잔액: 0원<"))
             #expect(html.contains("잔돈 반환"))
             #expect(!html.contains("data-restock"))

@@ -15,17 +15,17 @@ struct VendingPage {
     let request: Request
 
     struct Words: Encodable {
-        let title, balance, insert, returnChange, restock, buy, history, sales, soldOut, returned: String
+        let title, balance, returnChange, restock, buy, history, sales, soldOut, returned: String
         let noSales, failed, came, restockCount, restockRange, add, close: String
     }
 
     static let korean = Words(
-        title: "자판기", balance: "잔액", insert: "원", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
+        title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
         history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",
         noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
         restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기")
     static let english = Words(
-        title: "Vending Machine", balance: "Balance", insert: " won", returnChange: "Return change", restock: "Add stock",
+        title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",
         buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
         noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
         restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close")
@@ -49,6 +49,7 @@ struct VendingPage {
             title: words.title, lang: language.rawValue,
             header: PageHeader(.vending, title: words.title, account: account, language: language, request: request),
             words: words, balance: Won.format(state.money.balance), isStaff: isStaff,
+            moneyButtons: [1_000, 5_000].map { MoneyButton(amount: $0, label: Won.format($0)) },
             products: state.products.map { entry in
                 let product = entry.product
                 return ProductCard(
@@ -71,6 +72,7 @@ struct VendingPage {
         let words: Words
         let balance: String
         let isStaff: Bool
+        let moneyButtons: [MoneyButton]
         let products: [ProductCard]
         let history: [HistoryLine]
         let chart: SalesChart
@@ -90,6 +92,11 @@ struct VendingPage {
         let stock: Int
         let soldOut: Bool
         let affordable: Bool
+    }
+
+    struct MoneyButton {
+        let amount: Int
+        let label: String
     }
 
     struct HistoryLine {
