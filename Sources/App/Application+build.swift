@@ -72,6 +72,7 @@ public func buildApplication(
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     router.add(middleware: SessionMiddleware(accounts: accounts))
+    router.add(middleware: LanguageMiddleware())
 
     let api = router.group("api")
     JuiceBarAPI(juiceBar: juiceBar).addRoutes(to: api)

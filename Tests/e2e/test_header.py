@@ -97,3 +97,17 @@ def test_the_dark_theme_follows_the_device(new_page, server):
         backgrounds.append(page.evaluate("getComputedStyle(document.documentElement).backgroundColor"))
     assert backgrounds[0] != backgrounds[1], backgrounds
     assert dark.evaluate("getComputedStyle(document.documentElement).colorScheme") == "dark"
+
+
+def test_a_language_chosen_once_is_kept_on_every_page_after(page, server):
+    page.goto(server.url + "/")
+    with page.expect_navigation():
+        header_of(page).get_by_role("link", name="English", exact=True).click()
+    expect(header_of(page).get_by_role("heading", level=1)).to_have_text("Juice Order")
+    for path, title in (("/vending", "Vending Machine"), ("/login", "Sign in"), ("/signup", "Sign up")):
+        page.goto(server.url + path)  # no ?lang: the choice is remembered
+        expect(header_of(page).get_by_role("heading", level=1)).to_have_text(title)
+    with page.expect_navigation():
+        header_of(page).get_by_role("link", name="한국어", exact=True).click()
+    page.goto(server.url + "/vending")
+    expect(header_of(page).get_by_role("heading", level=1)).to_have_text("자판기")
