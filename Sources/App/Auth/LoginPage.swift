@@ -14,23 +14,18 @@ struct LoginPage {
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         Templates.page("login", Model(
-            title: strings.signInTitle, lang: language.rawValue,
             header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
-            strings: strings, message: message, notice: notice, next: next, username: username,
-            signUpHref: "/signup" + (language == .en ? "?lang=en" : "")), status: status)
+            strings: strings, message: message, notice: notice, next: next, username: username), status: status)
     }
 
     /// What `login.mustache` shows.
     struct Model: PageModel {
-        let title: String
-        let lang: String
         let header: PageHeader
         let strings: Strings
         let message: String?
         let notice: String?
         let next: String
         let username: String
-        let signUpHref: String
     }
 
     /// Only a path on this site may follow a sign-in, never another site; nil for anything else.

@@ -12,21 +12,16 @@ struct SignupPage {
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = Strings.of(language)
         return Templates.page("signup", Model(
-            title: strings.signUpTitle, lang: language.rawValue,
             header: PageHeader(.signUp, title: strings.signUpTitle, account: nil, language: language, request: request),
-            strings: strings, message: message, username: username, name: name,
-            signInHref: "/login" + (language == .en ? "?lang=en" : "")), status: status)
+            strings: strings, message: message, username: username, name: name), status: status)
     }
 
     /// What `signup.mustache` shows.
     struct Model: PageModel {
-        let title: String
-        let lang: String
         let header: PageHeader
         let strings: Strings
         let message: String?
         let username: String
         let name: String
-        let signInHref: String
     }
 }

@@ -33,7 +33,6 @@ struct OrderPage {
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
         return Templates.page("order", Model(
-            title: strings.orderScreenTitle, lang: language.rawValue,
             header: PageHeader(.order, title: strings.orderScreenTitle, account: account, language: language, request: request),
             strings: strings,
             maximumCount: StockLimits.count.upperBound,
@@ -47,14 +46,12 @@ struct OrderPage {
                     addLabel: strings.stepLabel(name, strings.add, language),
                     countLabel: strings.countLabel.replacingOccurrences(of: "{fruit}", with: name))
             },
-            juices: menu.juices.map { JuiceButton(id: $0.id.rawValue, label: strings.orderButton($0.name[language], language)) },
+            juices: menu.juices.map { JuiceButton($0, strings: strings, language: language) },
             pageData: scriptJSON(data)))
     }
 
     /// What `order.mustache` shows.
     struct Model: PageModel {
-        let title: String
-        let lang: String
         let header: PageHeader
         let strings: Strings
         let maximumCount: Int
@@ -76,8 +73,14 @@ struct OrderPage {
         let countLabel: String
     }
 
+    /// A juice's order button: `딸바쥬스 주문`, `Order Strawberry Banana Juice`.
     struct JuiceButton {
         let id: String
         let label: String
+
+        init(_ juice: Juice, strings: Strings, language: Language) {
+            id = juice.id.rawValue
+            label = strings.orderButton(juice.name[language], language)
+        }
     }
 }

@@ -48,7 +48,6 @@ struct HomePage {
         let names = Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) })
         let strings = Strings.of(language)
         return Templates.page("home", Model(
-            title: words.title, lang: language.rawValue,
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
             greeting: words.greeting.replacingOccurrences(of: "{name}", with: account.name),
             news: news.map { item in
@@ -56,7 +55,7 @@ struct HomePage {
                          registeredAt: item.registeredAt.formatted(.iso8601), day: Self.day(item.registeredAt))
             },
             recommendation: recommendation.map { JuiceLink(id: $0.id.rawValue, name: $0.name[language]) },
-            juices: menu.juices.map { OrderPage.JuiceButton(id: $0.id.rawValue, label: strings.orderButton($0.name[language], language)) },
+            juices: menu.juices.map { OrderPage.JuiceButton($0, strings: strings, language: language) },
             orders: orders.map { OrderLine(juice: $0.juice.rawValue, name: names[$0.juice.rawValue] ?? $0.juice.rawValue, day: Self.day($0.time)) },
             isStaff: account.isStaff,
             event: event.map { event in
@@ -69,8 +68,6 @@ struct HomePage {
     /// What `home.mustache` shows. A news item's text is in the page at once; its image comes
     /// later into a box of fixed shape, so its arrival never moves or reorders anything.
     struct Model: PageModel {
-        let title: String
-        let lang: String
         let header: PageHeader
         let words: Words
         let greeting: String

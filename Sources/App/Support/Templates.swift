@@ -35,12 +35,9 @@ enum Templates {
     }
 }
 
-/// What the layout reads from every page's model.
+/// What the layout reads from every page's model: its header, which has the page's title and language.
 protocol PageModel {
-    /// The `<title>`.
-    var title: String { get }
-    /// `ko` or `en`, for `<html lang>`.
-    var lang: String { get }
+    var header: PageHeader { get }
 }
 
 /// The header every page shows (`header.mustache`): the shop's name, the page's title, the
@@ -50,7 +47,10 @@ struct PageHeader {
         case order, vending, home, signIn, signUp
     }
 
+    /// The `<title>` and the page's `<h1>`.
     let title: String
+    /// `ko` or `en`, for `<html lang>` and the forms' language field.
+    let lang: String
     let strings: Strings
     let links: PageLinks
     let account: SignedIn?
@@ -61,6 +61,7 @@ struct PageHeader {
 
     init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
         self.title = title
+        lang = language.rawValue
         strings = .of(language)
         var links = PageLinks(language)
         // Signing in from a page comes back to it.
@@ -98,6 +99,7 @@ struct PageLinks {
     let vending: String
     let home: String
     var signIn: String
+    let signUp: String
 
     init(_ language: Language) {
         let query = language == .en ? "?lang=en" : ""
@@ -105,6 +107,7 @@ struct PageLinks {
         vending = "/vending" + query
         home = "/home" + query
         signIn = "/login" + query
+        signUp = "/signup" + query
     }
 }
 

@@ -38,15 +38,21 @@ struct VendingPage {
         let maximumRestock: Int
     }
 
-    var words: Words { language == .ko ? Self.korean : Self.english }
+    var words: Words { Self.words(in: language) }
+
+    static func words(in language: Language) -> Words { language == .ko ? korean : english }
+
+    /// Each product's name in `language`, by id.
+    static func names(of state: VendingState, in language: Language) -> [ProductID: String] {
+        Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
+    }
 
     func render() -> Response {
         let isStaff = account?.isStaff ?? false
-        let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
+        let names = Self.names(of: state, in: language)
         let data = PageData(words: words, names: names, language: language, version: state.version,
                             maximumRestock: Restock.maximumCount)
         return Templates.page("vending", Model(
-            title: words.title, lang: language.rawValue,
             header: PageHeader(.vending, title: words.title, account: account, language: language, request: request),
             words: words, balance: Won.format(state.money.balance), isStaff: isStaff,
             moneyButtons: [1_000, 5_000].map { MoneyButton(amount: $0, label: Won.format($0)) },
@@ -66,8 +72,6 @@ struct VendingPage {
 
     /// What `vending.mustache` shows.
     struct Model: PageModel {
-        let title: String
-        let lang: String
         let header: PageHeader
         let words: Words
         let balance: String

@@ -12,11 +12,9 @@ struct VendingPages {
                         language: Language.preferred(by: request), request: request).render()
         }
         router.get("vending/chart") { request, _ in
-            let state = try await vending.state()
             let language = Language.preferred(by: request)
-            let names = Dictionary(uniqueKeysWithValues: state.products.map { ($0.product.id, $0.product.name[language]) })
-            let words = language == .ko ? VendingPage.korean : VendingPage.english
-            let chart = SalesChart(sales: try await vending.sales(), names: names, emptyText: words.noSales)
+            let chart = SalesChart(sales: try await vending.sales(), names: VendingPage.names(of: try await vending.state(), in: language),
+                                   emptyText: VendingPage.words(in: language).noSales)
             return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
                             body: .init(byteBuffer: ByteBuffer(string: chart.svg)))
         }
