@@ -111,7 +111,9 @@ let package = Package(
             dependencies: [
                 "App",
                 "JuiceBar",
+                "Membership",
                 "Storage",
+                "VendingMachine",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -66,7 +66,7 @@ public func buildApplication(
     let routeTable = RouteTable()
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ErrorMiddleware(menu: { juiceBar.menu }))
     router.add(middleware: MethodNotAllowedMiddleware(table: routeTable))
     router.add(middleware: CrossSiteMiddleware())
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",

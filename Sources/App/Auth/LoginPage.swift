@@ -4,7 +4,7 @@ import JuiceBar
 /// The sign-in form: `아이디`, `비밀번호`, `로그인`. It works without JavaScript.
 struct LoginPage {
     let language: Language
-    let strings: Strings
+    let strings: CommonWords
     let next: String
     let message: String?
     /// Why sign-in is asked for, when a page sent the visitor here for a reason.
@@ -21,7 +21,7 @@ struct LoginPage {
     /// What `login.mustache` shows.
     struct Model: PageModel {
         let header: PageHeader
-        let strings: Strings
+        let strings: CommonWords
         let message: String?
         let notice: String?
         let next: String

@@ -56,36 +56,32 @@ struct SessionRoutes {
             let language = Language.preferred(by: request)
             return LoginPage(language: language, strings: .of(language),
                              next: request.uri.queryParameters["next"].flatMap { LoginPage.safeNext(String($0)) } ?? "",
-                             message: nil, notice: request.uri.queryParameters["reason"] == "stock" ? Strings.of(language).staffEditsStock : nil,
+                             message: nil, notice: request.uri.queryParameters["reason"] == "stock" ? CommonWords.of(language).staffEditsStock : nil,
                              username: "", request: request).render()
         }
         pages.post("login") { request, context in
             guard let buffer = try? await request.body.collect(upTo: Request.maximumJSONBody) else {
                 let language = Language.preferred(by: request)
-                return LoginPage(language: language, strings: .of(language), next: "", message: Strings.of(language).tooLarge,
+                return LoginPage(language: language, strings: .of(language), next: "", message: Words.of(language).say(Message(.tooLarge)),
                                  username: "", request: request).render(status: .contentTooLarge)
             }
             let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: buffer))
             let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
-            let strings = Strings.of(language)
-            func refused(_ message: String, _ status: HTTPResponse.Status) -> Response {
-                LoginPage(language: language, strings: strings, next: form?.next ?? "", message: message,
-                          username: form?.username ?? "", request: request).render(status: status)
+            func refused(_ refusal: APIError, _ status: HTTPResponse.Status? = nil) -> Response {
+                LoginPage(language: language, strings: .of(language), next: form?.next ?? "",
+                          message: Words.of(language).say(refusal.message), username: form?.username ?? "", request: request)
+                    .render(status: status ?? refusal.status)
             }
-            guard let form else { return refused(strings.wrongCredentials, .badRequest) }
+            guard let form else { return refused(.invalidCredentials, .badRequest) }
             let account: Account
             do {
                 account = try await accounts.signIn(username: form.username, password: form.password,
                                                     client: context.clientAddress)
-            } catch let error as APIError where error.status == .tooManyRequests {
-                return refused(strings.tooManyAttempts, .tooManyRequests)
-            } catch let error as APIError where error.status == .serviceUnavailable {
-                return refused(strings.busy, .serviceUnavailable)
-            } catch let error as APIError where error.status == .unauthorized {
-                return refused(strings.wrongCredentials, .unauthorized)
+            } catch let refusal as APIError {
+                return refused(refusal)
             } catch is AccountError {
                 // A password no account can have (too long, a NUL): as wrong as any other.
-                return refused(strings.wrongCredentials, .unauthorized)
+                return refused(.invalidCredentials)
             }
             let landing = account.isStaff ? "/" : "/home"
             let next = form.next.flatMap(LoginPage.safeNext) ?? landing

@@ -10,7 +10,7 @@ struct SignupPage {
     let request: Request
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
-        let strings = Strings.of(language)
+        let strings = CommonWords.of(language)
         return Templates.page("signup", Model(
             header: PageHeader(.signUp, title: strings.signUpTitle, account: nil, language: language, request: request),
             strings: strings, message: message, username: username, name: name), status: status)
@@ -19,7 +19,7 @@ struct SignupPage {
     /// What `signup.mustache` shows.
     struct Model: PageModel {
         let header: PageHeader
-        let strings: Strings
+        let strings: CommonWords
         let message: String?
         let username: String
         let name: String

@@ -71,7 +71,9 @@ struct JuiceBarAPI {
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()
             let fruit = FruitID(try context.parameters.require("fruit"))
-            guard juiceBar.menu.fruit(fruit) != nil else { throw APIError.notFound("unknown fruit '\(fruit)'") }
+            guard juiceBar.menu.fruit(fruit) != nil else {
+                throw APIError(.notFound, "not_found", JuiceBarError.unknownFruit(fruit.rawValue).message)
+            }
             let edit = try await request.decodeJSON(StockEdit.self)
             let snapshot = try await juiceBar.setStock(fruit, to: edit.count, actor: "staff:\(staff.username)")
             return Response.json(StockEditBody(fruit: fruit, count: snapshot.stock[fruit], stock: snapshot.stock,

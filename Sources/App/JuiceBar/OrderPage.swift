@@ -10,12 +10,12 @@ struct OrderPage {
     let stock: StockSnapshot
     let account: Account?
     let language: Language
-    let strings: Strings
+    let strings: CommonWords
     let request: Request
 
     /// What the page script needs: words for its alerts, and juice names by id.
     struct PageData: Encodable {
-        let strings: Strings
+        let strings: CommonWords
         let juiceNames: [String: String]
         let fruitNames: [String: String]
         let isStaff: Bool
@@ -53,7 +53,7 @@ struct OrderPage {
     /// What `order.mustache` shows.
     struct Model: PageModel {
         let header: PageHeader
-        let strings: Strings
+        let strings: CommonWords
         let maximumCount: Int
         let fruits: [FruitRow]
         let juices: [JuiceButton]
@@ -78,7 +78,7 @@ struct OrderPage {
         let id: String
         let label: String
 
-        init(_ juice: Juice, strings: Strings, language: Language) {
+        init(_ juice: Juice, strings: CommonWords, language: Language) {
             id = juice.id.rawValue
             label = strings.orderButton(juice.name[language], language)
         }

@@ -19,34 +19,16 @@ struct HomePage {
     let language: Language
     let request: Request
 
-    struct Words: Encodable {
-        let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
-        let made, shortage, failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
-    }
-
-    static let korean = Words(
-        title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
-        close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
-        recommended: "추천", made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요.",
-        failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
-        body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기")
-    static let english = Words(
-        title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
-        close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
-        recommended: "For you", made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit.",
-        failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
-        body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post")
-
     struct PageData: Encodable {
-        let words: Words
+        let words: HomeWords
         let juiceNames: [String: String]
     }
 
-    var words: Words { language == .ko ? Self.korean : Self.english }
+    var words: HomeWords { Words.of(language).home }
 
     func render() -> Response {
         let names = Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) })
-        let strings = Strings.of(language)
+        let strings = CommonWords.of(language)
         return Templates.page("home", Model(
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
             greeting: words.greeting.replacingOccurrences(of: "{name}", with: account.name),
@@ -69,7 +51,7 @@ struct HomePage {
     /// later into a box of fixed shape, so its arrival never moves or reorders anything.
     struct Model: PageModel {
         let header: PageHeader
-        let words: Words
+        let words: HomeWords
         let greeting: String
         let news: [NewsLine]
         let recommendation: JuiceLink?
@@ -113,4 +95,10 @@ struct HomePage {
     static func day(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
     }
+}
+
+/// The member home's own words.
+struct HomeWords: Encodable, Sendable {
+    let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
+    let made, failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
 }

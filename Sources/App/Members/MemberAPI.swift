@@ -123,14 +123,14 @@ struct MemberAPI {
         api.post("events/:id/hide-today") { _, context in
             guard let account = context.account else { throw APIError.unauthorized }
             guard let id = context.parameters.get("id", as: Int64.self), try await content.event(id) != nil else {
-                throw APIError.notFound("no such event")
+                throw APIError.notFound(.noSuchEvent)
             }
             try await content.hideForToday(id, account: account)
             return Response(status: .noContent)
         }
         router.get("images/:id") { request, context in
             guard let id = context.parameters.get("id", as: Int64.self), let image = try await content.image(id) else {
-                throw APIError.notFound("no such image")
+                throw APIError.notFound(.noSuchImage)
             }
             // An image never changes once stored, so its id is a strong validator.
             let etag = "\"image-\(image.id)\""

@@ -22,13 +22,13 @@ struct MemberPages {
         router.post("signup") { request, context in
             guard let buffer = try? await request.body.collect(upTo: Request.maximumJSONBody) else {
                 let language = Language.preferred(by: request)
-                return SignupPage(language: language, message: Strings.of(language).tooLarge, username: "", name: "",
+                return SignupPage(language: language, message: Words.of(language).say(Message(.tooLarge)), username: "", name: "",
                                   request: request).render(status: .contentTooLarge)
             }
             let form = try? URLEncodedFormDecoder().decode(SignupForm.self, from: String(buffer: buffer))
             let language = form?.lang.flatMap(Language.init(rawValue:)) ?? Language.preferred(by: request)
             guard let form else {
-                return SignupPage(language: language, message: Strings.of(language).failed, username: "", name: "",
+                return SignupPage(language: language, message: Words.of(language).say(Message(.badRequest)), username: "", name: "",
                                   request: request).render(status: .badRequest)
             }
             let name = form.name.flatMap { $0.isEmpty ? nil : $0 } ?? form.username
@@ -39,11 +39,11 @@ struct MemberPages {
                 response.setCookie(SessionMiddleware.cookie(token: try await accounts.startSession(for: account)))
                 return response
             } catch let error as AccountError {
-                return SignupPage(language: language, message: error.description, username: form.username,
+                return SignupPage(language: language, message: Words.of(language).say(error.message), username: form.username,
                                   name: form.name ?? "", request: request)
                     .render(status: APIError(error).status)
             } catch let error as APIError where error.status == .serviceUnavailable {
-                return SignupPage(language: language, message: Strings.of(language).busy, username: form.username,
+                return SignupPage(language: language, message: Words.of(language).say(APIError.busy.message), username: form.username,
                                   name: form.name ?? "", request: request).render(status: .serviceUnavailable)
             }
         }

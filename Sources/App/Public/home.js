@@ -56,8 +56,6 @@ for (const button of document.querySelectorAll("[data-juice]")) {
       myOrders.prepend(item);
       document.getElementById("no-orders")?.remove();
       refreshRecommendation();
-    } else if (response.status === 409) {
-      result.textContent = `${words.shortage} ${body.message ?? ""}`;
     } else {
       result.textContent = body.message ?? words.failed;
     }

@@ -12,9 +12,9 @@ const alertActions = document.getElementById("alert-actions");
 const stockScreen = document.getElementById("stock-screen");
 const stockError = document.getElementById("stock-error");
 
-// Counts the stock screen wants saved, per fruit, while a save is on its way.
+// Counts the stock screen wants saved, per fruit, and the saves on their way.
 const wanted = new Map();
-const saving = new Set();
+const saving = new Map();
 
 function showStock(stock, version) {
   if (version !== undefined) {
@@ -57,6 +57,8 @@ function showAlert(message, actions) {
 }
 
 async function order(juice) {
+  // An order waits for the stock edits on their way, so it meets the counts the screen shows.
+  await Promise.all(saving.values());
   let response;
   try {
     response = await fetch("/api/orders", {
@@ -134,9 +136,11 @@ function typeCount(field) {
   if (count !== currentStepperCount(fruit)) setCount(fruit, count);
 }
 
-async function save(fruit) {
-  if (saving.has(fruit)) return;
-  saving.add(fruit);
+function save(fruit) {
+  if (!saving.has(fruit)) saving.set(fruit, sendWanted(fruit).finally(() => saving.delete(fruit)));
+}
+
+async function sendWanted(fruit) {
   try {
     while (wanted.has(fruit)) {
       const count = wanted.get(fruit);
@@ -166,8 +170,6 @@ async function save(fruit) {
   } catch {
     wanted.delete(fruit);
     stockError.textContent = strings.failed;
-  } finally {
-    saving.delete(fruit);
   }
 }
 

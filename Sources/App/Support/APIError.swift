@@ -6,34 +6,48 @@ import Membership
 import VendingMachine
 
 /// An error as the API answers it: a status and a JSON body `{ "error": code, "message": text, … }`.
+/// The code stays stable; the message is said in the request's language (`Words`).
 public struct APIError: Error, Sendable {
     public var status: HTTPResponse.Status
     public var code: String
-    public var message: String
+    var message: Message
     /// Extra fields for the body, already JSON-encodable (shortages, for one).
     public var details: [String: JSONValue] = [:]
+    /// Extra header fields for the answer (`Allow`, `Retry-After`).
+    var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, details: [String: JSONValue] = [:]) {
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: Message, details: [String: JSONValue] = [:]) {
         self.status = status
         self.code = code
         self.message = message
         self.details = details
     }
 
-    static let unauthorized = APIError(.unauthorized, "unauthorized", "sign in first")
-    static let forbidden = APIError(.forbidden, "forbidden", "staff only")
-    static let invalidCredentials = APIError(.unauthorized, "invalid_credentials", "wrong username or password")
+    init(_ status: HTTPResponse.Status, _ code: String, _ key: MessageKey, _ values: [String: MessageValue] = [:]) {
+        self.init(status, code, Message(key, values))
+    }
+
+    static let unauthorized = APIError(.unauthorized, "unauthorized", .unauthorized)
+    static let forbidden = APIError(.forbidden, "forbidden", .forbidden)
+    static let invalidCredentials = APIError(.unauthorized, "invalid_credentials", .invalidCredentials)
 
     /// Too much is waiting already (password checks, connections); nothing was done.
-    static let busy = APIError(.serviceUnavailable, "busy", "the shop is busy; try again in a moment",
-                               details: ["retryAfter": .int(1)])
+    static let busy = APIError(.serviceUnavailable, "busy", .busy).retrying(after: 1)
 
-    static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
+    static func notFound(_ key: MessageKey) -> APIError { APIError(.notFound, "not_found", key) }
 
     static func tooManyAttempts(retryAfter seconds: TimeInterval) -> APIError {
-        APIError(.tooManyRequests, "too_many_attempts",
-                 "too many failed sign-ins; try again in \(Int(seconds.rounded(.up))) seconds",
-                 details: ["retryAfter": .int(Int(seconds.rounded(.up)))])
+        let wholeSeconds = Int(seconds.rounded(.up))
+        return APIError(.tooManyRequests, "too_many_attempts", .tooManyAttempts, ["seconds": .number(wholeSeconds)])
+            .retrying(after: wholeSeconds)
+    }
+
+    /// The same error, telling the client when to try again (`Retry-After` and `retryAfter`).
+    func retrying(after seconds: Int) -> APIError {
+        var error = self
+        error.details["retryAfter"] = .int(seconds)
+        error.headers[.retryAfter] = String(seconds)
+        return error
     }
 }
 
@@ -68,37 +82,38 @@ extension APIError {
                     "available": .int(shortage.available),
                 ])
             }
-            self.init(.conflict, "out_of_stock", refusal.description,
+            self.init(.conflict, "out_of_stock",
+                      Message(.outOfStock, ["juice": .juice(refusal.juice), "shortages": .shortages(refusal.shortages)]),
                       details: ["juice": .string(refusal.juice.rawValue), "shortages": .array(shortages)])
         case let error as JuiceBarError:
             switch error {
-            case .unknownJuice, .unknownFruit: self.init(.notFound, error.code, error.description)
-            default: self.init(.unprocessableContent, error.code, error.description)
+            case .unknownJuice, .unknownFruit: self.init(.notFound, error.code, error.message)
+            default: self.init(.unprocessableContent, error.code, error.message)
             }
         case let error as VendingError:
             if case .unknownProduct = error {
-                self.init(.notFound, error.code, error.description)
+                self.init(.notFound, error.code, error.message)
             } else {
-                self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.description)
+                self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.message)
             }
         case let error as ContentError:
-            self.init(.unprocessableContent, error.code, error.description)
+            self.init(.unprocessableContent, error.code, error.message)
         case let error as AccountError:
             if case .usernameTaken = error {
-                self.init(.conflict, error.code, error.description)
+                self.init(.conflict, error.code, error.message)
             } else {
-                self.init(.unprocessableContent, error.code, error.description)
+                self.init(.unprocessableContent, error.code, error.message)
             }
         case let error as HTTPError:
-            self.init(error.status, Self.code(for: error.status), error.body ?? error.status.reasonPhrase)
-        case StorageError.busy(let reason):
-            self.init(.serviceUnavailable, "busy", reason)
+            self.init(error.status, Self.code(for: error.status), Self.key(for: error.status))
+        case StorageError.busy:
+            self = APIError(.serviceUnavailable, "busy", .busy).retrying(after: 1)
         case StorageError.full:
-            self.init(.serviceUnavailable, "storage_full", StorageError.full.description)
-        case StorageError.lost(let reason):
-            self.init(.serviceUnavailable, "storage_lost", reason)
+            self.init(.serviceUnavailable, "storage_full", .storageFull)
+        case StorageError.lost:
+            self.init(.serviceUnavailable, "storage_lost", .storageLost)
         default:
-            self.init(.internalServerError, "internal", "something went wrong on our side")
+            self.init(.internalServerError, "internal", .internalError)
         }
     }
 
@@ -113,12 +128,95 @@ extension APIError {
         }
     }
 
-    func response() -> Response {
+    private static func key(for status: HTTPResponse.Status) -> MessageKey {
+        switch status {
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .contentTooLarge: .tooLarge
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        default: status.code < 500 ? .badRequest : .internalError
+        }
+    }
+
+    /// The answer's JSON: the details, the code and the message said in `language`.
+    func body(in language: Language, menu: Menu) -> [String: JSONValue] {
         var body = details
         body["error"] = .string(code)
-        body["message"] = .string(message)
-        var response = Response.json(body, status: status)
-        if case .int(let seconds) = details["retryAfter"] { response.headers[.retryAfter] = String(seconds) }
+        body["message"] = .string(Words.of(language).say(message, menu: menu))
+        return body
+    }
+
+    func response(in language: Language, menu: Menu) -> Response {
+        var response = Response.json(body(in: language, menu: menu), status: status)
+        response.headers.append(contentsOf: headers)
         return response
+    }
+}
+
+// What each domain refusal says, by key and values; the words are each language's.
+
+extension JuiceBarError {
+    var message: Message {
+        switch self {
+        case .unknownFruit(let id): Message(.unknownFruit, ["id": .text(id)])
+        case .unknownJuice(let id): Message(.unknownJuice, ["id": .text(id)])
+        case .notANumber(let text): Message(.notANumber, ["text": .text(text)])
+        case .countOutOfRange(let count):
+            Message(.countOutOfRange, ["count": .number(count), "min": .number(StockLimits.count.lowerBound),
+                                       "max": .number(StockLimits.count.upperBound)])
+        case .amountOutOfRange(let amount):
+            Message(.amountOutOfRange, ["amount": .number(amount), "min": .number(StockLimits.recipeAmount.lowerBound),
+                                        "max": .number(StockLimits.recipeAmount.upperBound)])
+        case .invalidIdentifier(let id): Message(.invalidID, ["id": .text(id)])
+        case .duplicate(let id): Message(.duplicate, ["id": .text(id)])
+        case .emptyName: Message(.emptyName)
+        case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
+        case .emptyRecipe: Message(.emptyRecipe)
+        }
+    }
+}
+
+extension VendingError {
+    var message: Message {
+        switch self {
+        case .invalidDenomination(let amount):
+            Message(.invalidAmount, ["amount": .won(amount), "accepted": .wonList(Denomination.all.reversed())])
+        case .balanceCapExceeded(let balance, let amount):
+            Message(.balanceCap, ["balance": .won(balance), "amount": .won(amount), "cap": .won(Denomination.balanceCap)])
+        case .insufficientBalance(let price, let balance):
+            Message(.insufficientBalance, ["price": .won(price), "balance": .won(balance)])
+        case .soldOut(let product): Message(.soldOut, ["product": .product(product)])
+        case .expired(let product): Message(.expired, ["product": .product(product)])
+        case .unknownProduct(let id): Message(.unknownProduct, ["id": .text(id)])
+        case .invalidCount(let count): Message(.invalidCount, ["count": .number(count), "max": .number(Restock.maximumCount)])
+        }
+    }
+}
+
+extension ContentError {
+    var message: Message {
+        switch self {
+        case .missingTitle: Message(.missingTitle)
+        case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
+        case .tooLong(let field, let limit): Message(.tooLong, ["field": .field(field), "limit": .number(limit)])
+        case .invalidDay(let text): Message(.invalidDate, ["text": .text(text)])
+        case .endsBeforeItStarts: Message(.invalidPeriod)
+        case .unsupportedImage: Message(.unsupportedImage)
+        case .imageTooLarge(let bytes): Message(.imageTooLarge, ["bytes": .number(bytes), "max": .number(ImageKind.maximumBytes)])
+        }
+    }
+}
+
+extension AccountError {
+    var message: Message {
+        switch self {
+        case .invalidUsername(let username): Message(.invalidUsername, ["username": .text(username)])
+        case .passwordTooShort: Message(.passwordTooShort, ["min": .number(AccountRules.minimumPasswordLength)])
+        case .passwordTooLong: Message(.passwordTooLong, ["max": .number(AccountRules.maximumPasswordBytes)])
+        case .nameTooLong: Message(.nameTooLong, ["max": .number(AccountRules.maximumNameLength)])
+        case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
+        case .usernameTaken(let username): Message(.usernameTaken, ["username": .text(username)])
+        }
     }
 }

@@ -8,7 +8,7 @@ struct CrossSiteMiddleware<Context: RequestContext>: RouterMiddleware {
         guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
         if let claimed = request.headers[.origin] ?? request.headers[.referer] {
             guard let host = request.head.authority, Self.host(of: claimed) == host.lowercased() else {
-                throw APIError(.forbidden, "cross_site", "requests from another site are not accepted")
+                throw APIError(.forbidden, "cross_site", .crossSite)
             }
         }
         return try await next(request, context)

@@ -1,8 +1,12 @@
 import Hummingbird
+import JuiceBar
 import Logging
 
-/// Turns whatever a route throws into the API's JSON error. A 500 is logged as the bug it is.
+/// Turns whatever a route throws into the API's JSON error, its message in the request's
+/// language and naming fruits and juices from the menu. A 500 is logged as the bug it is.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let menu: @Sendable () -> Menu
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -11,7 +15,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if apiError.status.code >= 500 {
                 context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             }
-            return apiError.response()
+            return apiError.response(in: Language.preferred(by: request), menu: menu())
         }
     }
 }

@@ -29,35 +29,38 @@ extension Request {
         do {
             buffer = try await body.collect(upTo: Self.maximumJSONBody)
         } catch {
-            throw APIError(.contentTooLarge, "too_large", "the body is larger than \(Self.maximumJSONBody) bytes")
+            throw APIError(.contentTooLarge, "too_large", .tooLarge)
         }
         do {
             return try JSONDecoder().decode(Value.self, from: Data(buffer: buffer))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw APIError(.badRequest, "bad_json", "the body is not valid JSON")
+            throw APIError(.badRequest, "bad_json", .badJSON)
         } catch let error as DecodingError {
-            throw APIError(.badRequest, "invalid_body", Self.describe(error))
+            throw Self.describe(error)
         }
     }
 
-    private static func kind(_ type: Any.Type) -> String {
+    private static func kind(_ type: Any.Type) -> ValueKind {
         switch type {
-        case is Int.Type, is Int64.Type: "a whole number"
-        case is String.Type: "a string"
-        default: "a \(type)"
+        case is Int.Type, is Int64.Type: .wholeNumber
+        case is String.Type: .text
+        case is Bool.Type: .trueOrFalse
+        default: .value
         }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
+    /// Why the body is not what the route needs, naming the field by its path (`juice`, `name.ko`).
+    private static func describe(_ error: DecodingError) -> APIError {
+        func field(_ context: DecodingError.Context) -> MessageValue {
+            .text(context.codingPath.map(\.stringValue).joined(separator: "."))
         }
-        switch error {
-        case .keyNotFound(let key, _): return "'\(key.stringValue)' is required"
-        case .typeMismatch(let type, let context): return "'\(path(context))' must be \(kind(type))"
-        case .valueNotFound(let type, let context): return "'\(path(context))' must be \(kind(type))"
-        case .dataCorrupted(let context): return "'\(path(context))': \(context.debugDescription)"
-        @unknown default: return "the body does not have the expected shape"
+        let message = switch error {
+        case .keyNotFound(let key, _): Message(.missingField, ["field": .text(key.stringValue)])
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            Message(.wrongType, ["field": field(context), "kind": .kind(kind(type))])
+        case .dataCorrupted(let context): Message(.invalidValue, ["field": field(context)])
+        @unknown default: Message(.badRequest)
         }
+        return APIError(.badRequest, "invalid_body", message)
     }
 }

@@ -36,10 +36,9 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             guard let methods = table.methods(for: request.uri.path), !methods.contains(request.method) else { throw error }
-            var response = APIError(.methodNotAllowed, "method_not_allowed",
-                                    "\(request.method) is not allowed here").response()
-            response.headers[.allow] = methods.map(\.rawValue).sorted().joined(separator: ", ")
-            return response
+            var refusal = APIError(.methodNotAllowed, "method_not_allowed", .methodNotAllowed)
+            refusal.headers[.allow] = methods.map(\.rawValue).sorted().joined(separator: ", ")
+            throw refusal
         }
     }
 }

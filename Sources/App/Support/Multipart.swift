@@ -14,27 +14,24 @@ extension Request {
                 .first(where: { $0.lowercased().hasPrefix("boundary=") })
                 .map({ String($0.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) })
         else {
-            throw APIError(.badRequest, "not_multipart", "send the form as multipart/form-data")
+            throw APIError(.badRequest, "not_multipart", .notMultipart)
         }
         // RFC 2046: 1 to 70 characters. The parser traps on an empty one, so it never gets one.
         guard (1...70).contains(boundary.utf8.count) else {
-            throw APIError(.badRequest, "not_multipart", "the multipart boundary must be 1 to 70 characters")
+            throw APIError(.badRequest, "not_multipart", .invalidBoundary)
         }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: Self.maximumMultipartBody)
         } catch {
-            throw APIError(.contentTooLarge, "too_large", "the body is larger than \(Self.maximumMultipartBody) bytes")
+            throw APIError(.contentTooLarge, "too_large", .tooLarge)
         }
         do {
             return try FormDataDecoder().decode(Value.self, from: buffer, boundary: boundary)
-        } catch let error as DecodingError {
-            if case .keyNotFound(let key, _) = error {
-                throw APIError(.badRequest, "invalid_body", "'\(key.stringValue)' is required")
-            }
-            throw APIError(.badRequest, "invalid_body", "the form does not have the expected fields")
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw APIError(.badRequest, "invalid_body", .missingField, ["field": .text(key.stringValue)])
         } catch {
-            throw APIError(.badRequest, "invalid_body", "the body is not a valid multipart form")
+            throw APIError(.badRequest, "invalid_body", .invalidForm)
         }
     }
 }

@@ -51,7 +51,7 @@ struct PageHeader {
     let title: String
     /// `ko` or `en`, for `<html lang>` and the forms' language field.
     let lang: String
-    let strings: Strings
+    let strings: CommonWords
     let links: PageLinks
     let account: SignedIn?
     let languageSwitch: LanguageSwitch
@@ -88,7 +88,7 @@ struct LanguageSwitch {
     init(_ request: Request, _ language: Language) {
         let other: Language = language == .ko ? .en : .ko
         href = "\(request.uri.path)?lang=\(other.rawValue)"
-        label = Strings.of(language).otherLanguage
+        label = CommonWords.of(language).otherLanguage
         lang = other.rawValue
     }
 }

@@ -72,7 +72,7 @@ struct VendingAPI {
 
     static func parseDay(_ text: String) throws -> Date {
         guard let date = ShopCalendar().day(text) else {
-            throw APIError(.unprocessableContent, "invalid_date", "'\(text)' is not a date of the form YYYY-MM-DD")
+            throw APIError(.unprocessableContent, "invalid_date", .invalidDate, ["text": .text(text)])
         }
         return date
     }
@@ -85,7 +85,7 @@ let maximumLimit = 10_000
 func limit(_ request: Request) throws -> Int? {
     guard let text = request.uri.queryParameters["limit"] else { return nil }
     guard let limit = Int(String(text)), (1...maximumLimit).contains(limit) else {
-        throw APIError(.badRequest, "invalid_limit", "limit must be a whole number from 1 to \(maximumLimit)")
+        throw APIError(.badRequest, "invalid_limit", .invalidLimit, ["max": .number(maximumLimit)])
     }
     return limit
 }

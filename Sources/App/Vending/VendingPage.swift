@@ -14,33 +14,15 @@ struct VendingPage {
     let language: Language
     let request: Request
 
-    struct Words: Encodable {
-        let title, balance, returnChange, restock, buy, history, sales, soldOut, returned: String
-        let noSales, failed, came, restockCount, restockRange, add, close: String
-    }
-
-    static let korean = Words(
-        title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
-        history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",
-        noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
-        restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기")
-    static let english = Words(
-        title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",
-        buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
-        noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
-        restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close")
-
     struct PageData: Encodable {
-        let words: Words
+        let words: VendingWords
         let names: [String: String]
         let language: Language
         let version: Int64
         let maximumRestock: Int
     }
 
-    var words: Words { Self.words(in: language) }
-
-    static func words(in language: Language) -> Words { language == .ko ? korean : english }
+    var words: VendingWords { Words.of(language).vending }
 
     /// Each product's name in `language`, by id.
     static func names(of state: VendingState, in language: Language) -> [ProductID: String] {
@@ -73,7 +55,7 @@ struct VendingPage {
     /// What `vending.mustache` shows.
     struct Model: PageModel {
         let header: PageHeader
-        let words: Words
+        let words: VendingWords
         let balance: String
         let isStaff: Bool
         let moneyButtons: [MoneyButton]
@@ -140,4 +122,10 @@ struct SalesChart {
     }
 
     var svg: String { Templates.render("sales-chart", self) }
+}
+
+/// The vending screen's own words.
+struct VendingWords: Encodable, Sendable {
+    let title, balance, returnChange, restock, buy, history, sales, soldOut, returned: String
+    let noSales, failed, came, restockCount, restockRange, add, close: String
 }

@@ -14,7 +14,7 @@ struct VendingPages {
         router.get("vending/chart") { request, _ in
             let language = Language.preferred(by: request)
             let chart = SalesChart(sales: try await vending.sales(), names: VendingPage.names(of: try await vending.state(), in: language),
-                                   emptyText: VendingPage.words(in: language).noSales)
+                                   emptyText: Words.of(language).vending.noSales)
             return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
                             body: .init(byteBuffer: ByteBuffer(string: chart.svg)))
         }

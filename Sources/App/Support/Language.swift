@@ -1,0 +1,41 @@
+import Hummingbird
+import JuiceBar
+
+extension Language {
+    /// `?lang=` first, then the language chosen before (its cookie), then the browser's
+    /// `Accept-Language`, else Korean.
+    static func preferred(by request: Request) -> Language {
+        if let chosen = chosen(by: request) { return chosen }
+        if let remembered = request.cookies[cookieName].flatMap({ Language(rawValue: $0.value) }) { return remembered }
+        guard let header = request.headers[.acceptLanguage] else { return .ko }
+        let ranked = header.split(separator: ",").compactMap { part -> (Language, Double)? in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = fields.first?.lowercased(),
+                  let language = Language(rawValue: String(tag.prefix(2))) else { return nil }
+            let quality = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (language, quality)
+        }
+        return ranked.max { $0.1 < $1.1 }?.0 ?? .ko
+    }
+
+    /// The language asked for with `?lang=`, if any.
+    static func chosen(by request: Request) -> Language? {
+        request.uri.queryParameters["lang"].flatMap { Language(rawValue: String($0)) }
+    }
+
+    static let cookieName = "juicemaker_lang"
+
+    /// Remembers a language chosen with `?lang=` for a year, so every page after follows it.
+    var cookie: Cookie {
+        Cookie(name: Self.cookieName, value: rawValue, maxAge: 365 * 86_400, path: "/", sameSite: .lax)
+    }
+}
+
+/// Sets the language cookie on the answer to a request that chose a language with `?lang=`.
+struct LanguageMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        if let chosen = Language.chosen(by: request) { response.setCookie(chosen.cookie) }
+        return response
+    }
+}

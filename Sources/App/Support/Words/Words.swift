@@ -1,0 +1,154 @@
+import JuiceBar
+import VendingMachine
+
+/// Everything a person reads — page words, alerts and the API's messages — as one table per
+/// language: `Words+Korean.swift` (the seed's labels) and `Words+English.swift`.
+struct Words: Sendable {
+    let language: Language
+    let common: CommonWords
+    let home: HomeWords
+    let vending: VendingWords
+    /// What each refusal says; `{name}` marks where a message's value goes.
+    let messages: [MessageKey: String]
+    /// How a message names a field a person filled in (`title` is `제목`).
+    let fields: [String: String]
+    /// How a message names a kind of value the API expected.
+    let kinds: [ValueKind: String]
+
+    static func of(_ language: Language) -> Words {
+        switch language {
+        case .ko: korean
+        case .en: english
+        }
+    }
+
+    /// The message in this language, its values filled in: fruits, juices and products by their
+    /// names (fruits and juices by id without a menu, where none can appear).
+    func say(_ message: Message, menu: Menu? = nil) -> String {
+        message.values.reduce(messages[message.key] ?? message.key.rawValue) { text, entry in
+            text.replacingOccurrences(of: "{\(entry.key)}", with: say(entry.value, menu: menu))
+        }
+    }
+
+    private func say(_ value: MessageValue, menu: Menu?) -> String {
+        switch value {
+        case .text(let text): text
+        case .number(let number): String(number)
+        case .won(let amount): Won.format(amount)
+        case .wonList(let amounts): amounts.map(Won.format).joined(separator: ", ")
+        case .field(let field): fields[field] ?? field
+        case .kind(let kind): kinds[kind] ?? kind.rawValue
+        case .juice(let juice): menu?.juice(juice)?.name[language] ?? juice.rawValue
+        case .product(let product): Catalog.products.first { $0.id == product }?.name[language] ?? product
+        case .shortages(let shortages):
+            shortages.map { shortage in
+                common.shortageLine
+                    .replacingOccurrences(of: "{fruit}", with: menu?.fruit(shortage.fruit)?.name[language] ?? shortage.fruit.rawValue)
+                    .replacingOccurrences(of: "{needed}", with: String(shortage.needed))
+                    .replacingOccurrences(of: "{available}", with: String(shortage.available))
+            }.joined(separator: ", ")
+        }
+    }
+}
+
+/// Which message a refusal says, the same in every language. The API's `error` code is separate:
+/// codes stay stable while a message may be worded anew.
+enum MessageKey: String, CaseIterable, Sendable {
+    // The juice bar's refusals.
+    case unknownFruit, unknownJuice, notANumber, countOutOfRange, amountOutOfRange, invalidID, duplicate, emptyName
+    case invalidText, emptyRecipe, outOfStock
+    // The vending machine's.
+    case invalidAmount, balanceCap, insufficientBalance, soldOut, expired, unknownProduct, invalidCount
+    // Posted news and events.
+    case missingTitle, tooLong, invalidDate, invalidPeriod, unsupportedImage, imageTooLarge
+    // Accounts and sign-in.
+    case invalidUsername, passwordTooShort, passwordTooLong, nameTooLong, usernameTaken
+    case unauthorized, forbidden, invalidCredentials, tooManyAttempts
+    // Requests the server cannot take.
+    case notFound, noSuchEvent, noSuchImage, methodNotAllowed, crossSite, notMultipart, invalidBoundary, tooLarge
+    case badJSON, missingField, wrongType, invalidValue, invalidForm, invalidLimit, badRequest
+    // The server's own trouble; nothing was done.
+    case busy, storageFull, storageLost, internalError
+}
+
+/// A message before it is put into words: its key and the values its `{name}`s take.
+struct Message: Sendable {
+    let key: MessageKey
+    let values: [String: MessageValue]
+
+    init(_ key: MessageKey, _ values: [String: MessageValue] = [:]) {
+        self.key = key
+        self.values = values
+    }
+}
+
+/// A value in a message, said the way its language says it.
+enum MessageValue: Sendable {
+    /// Said as it is: what a person typed, an id nothing is named by.
+    case text(String)
+    case number(Int)
+    case won(Int)
+    case wonList([Int])
+    /// A field a person filled in, by the id the domain uses (`title`).
+    case field(String)
+    case kind(ValueKind)
+    case juice(JuiceID)
+    case product(ProductID)
+    /// Each short fruit by name, with what is needed and what is left.
+    case shortages([Shortage])
+}
+
+/// A kind of value the API expected and did not get.
+enum ValueKind: String, CaseIterable, Sendable {
+    case wholeNumber, text, trueOrFalse, value
+}
+
+/// A page's words that are not one page's own: the header, the order and stock screens, sign-in.
+struct CommonWords: Encodable, Sendable {
+    let orderScreenTitle: String
+    let orderSuffix: String
+    let editStock: String
+    let made: String
+    let shortage: String
+    let ok: String
+    let yes: String
+    let no: String
+    let stockScreenTitle: String
+    let remove: String
+    let add: String
+    let close: String
+    let username: String
+    let password: String
+    let signIn: String
+    let signOut: String
+    let signInTitle: String
+    let signUp: String
+    let name: String
+    let signUpTitle: String
+    let noAccount: String
+    let vending: String
+    let home: String
+    let staffOnly: String
+    let failed: String
+    let otherLanguage: String
+    let fruitCounts: String
+    let juices: String
+    let shopName: String
+    let navigation: String
+    let countLabel: String
+    let countRange: String
+    let shortageLine: String
+    let staffEditsStock: String
+
+    static func of(_ language: Language) -> CommonWords { Words.of(language).common }
+
+    /// `딸바쥬스 주문` in Korean, `Order Strawberry Banana Juice` in English.
+    func orderButton(_ juiceName: String, _ language: Language) -> String {
+        language == .ko ? "\(juiceName) \(orderSuffix)" : "\(orderSuffix) \(juiceName)"
+    }
+
+    /// `딸기 더하기` in Korean, `Strawberry: add one` in English.
+    func stepLabel(_ fruitName: String, _ action: String, _ language: Language) -> String {
+        language == .ko ? "\(fruitName) \(action)" : "\(fruitName): \(action)"
+    }
+}
