@@ -25,7 +25,7 @@ public struct VendingState: Hashable, Codable, Sendable {
 public struct PurchaseReceipt: Hashable, Codable, Sendable {
     public var sale: Sale
     public var item: Item
-    public var description: String
+    public var product: Product
     public var state: VendingState
 }
 
@@ -62,7 +62,7 @@ extension VendingStore {
         let product = commit.state.products.first { $0.product.id == product }!.product
         return PurchaseReceipt(
             sale: Sale(id: commit.saleID!, product: product.id, price: sold.price, time: now, itemID: sold.item.id),
-            item: sold.item, description: product.describe(sold.item), state: commit.state)
+            item: sold.item, product: product, state: commit.state)
     }
 
     public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import JuiceBar
@@ -33,7 +34,7 @@ struct VendingCommand: AsyncParsableCommand {
             print("잔액: \(Won.format(state.money.balance))")
             for entry in state.products {
                 let expired = entry.expired > 0 ? " (+\(entry.expired) expired)" : ""
-                print("\(entry.product.id): \(entry.stock)\(expired) · \(entry.product.description)")
+                print("\(entry.product.id): \(entry.stock)\(expired) · \(ProductDescription.of(entry.product, in: .ko))")
             }
         }
     }
@@ -62,7 +63,7 @@ struct VendingCommand: AsyncParsableCommand {
             try await refusingBadInput {
                 let receipt = try await options.open().purchase(product, actor: cliActor, at: Date())
                 if options.json { return try printJSON(receipt) }
-                print(receipt.description)
+                print(ProductDescription.of(receipt.product, item: receipt.item, in: .ko))
                 print("잔액: \(Won.format(receipt.state.money.balance))")
             }
         }

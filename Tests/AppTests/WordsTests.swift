@@ -154,4 +154,22 @@ import VendingMachine
             #expect(try byDefault.decode(ErrorBody.self).message == "'juice' 항목이 필요해요.")
         }
     }
+
+    @Test(arguments: Language.allCases)
+    func everyProductIsDescribedInOneLineInEachLanguage(language: Language) {
+        for product in Catalog.products {
+            let line = ProductDescription.of(product, in: language)
+            #expect(!line.contains("\n") && !line.contains("{"), "\(line)")
+            #expect(line.contains(product.name[language]) && line.contains(Won.format(product.price)), "\(line)")
+        }
+        let bananaMilk = Catalog.products[2]
+        #expect(ProductDescription.of(bananaMilk, in: .ko) == "바나나우유 (빙그레) 240ml 1,700원 · 우유: 빙그레 남양주목장, 지방 3.4% · 바나나맛")
+        #expect(ProductDescription.of(bananaMilk, in: .en)
+                == "Banana Milk (빙그레) 240ml 1,700원 · Milk: 빙그레 남양주목장, 3.4% fat · banana")
+    }
+
+    @Test func aValueIsNeverReadForPlaceholdersOfItsOwn() {
+        #expect("{name}님, {juice}".filling(["name": "{juice}", "juice": "딸바쥬스"]) == "{juice}님, 딸바쥬스")
+        #expect("{unknown} stays".filling([:]) == "{unknown} stays")
+    }
 }

@@ -18,16 +18,6 @@ import JuiceBar
         #expect(Catalog.products.allSatisfy { $0.price > 0 && $0.price % 100 == 0 })
     }
 
-    @Test func everyProductDescribesItselfInOneLine() {
-        for product in Catalog.products {
-            #expect(!product.description.contains("\n"))
-            #expect(product.description.contains(product.name.ko))
-            #expect(product.description.contains(Won.format(product.price)))
-        }
-        let bananaMilk = Catalog.products[2]
-        #expect(bananaMilk.description.contains("지방 3.4%"))
-    }
-
     @Test func aCategoryIsWrittenAsPlainFieldsBesideItsKindAndReadBack() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -149,6 +149,20 @@ def test_home_names_the_short_fruit_and_staff_refusals_in_its_language(new_page,
     assert requests.get(server.url + "/api/news", timeout=5).json() == []
 
 
+@pytest.mark.parametrize("locale,came,details", [
+    ("ko-KR", "콜라 나왔습니다!", "콜라 (코카콜라) 355ml 2,000원 · 탄산: 152kcal · 콜라맛 · 제조 "),
+    ("en-US", "Here is your Cola!", "Cola (코카콜라) 355ml 2,000원 · Soda: 152 kcal · cola · made "),
+])
+def test_a_purchase_is_described_in_the_pages_language(new_page, server, locale, came, details):
+    page = new_page(locale=locale)
+    page.goto(server.url + "/vending")
+    page.locator('[data-insert="5000"]').click()
+    expect(page.locator('[data-buy="cola"]')).to_be_enabled()
+    page.locator('[data-buy="cola"]').click()
+    expect(page.locator("#came")).to_have_text(came)
+    expect(page.locator("#details")).to_contain_text(details)
+
+
 # --- the keyboard alone ---------------------------------------------------------------------------
 
 def focused_text(page: Page) -> str:

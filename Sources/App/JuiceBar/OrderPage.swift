@@ -44,7 +44,7 @@ struct OrderPage {
                     canRemove: count > StockLimits.count.lowerBound, canAdd: count < StockLimits.count.upperBound,
                     removeLabel: strings.stepLabel(name, strings.remove, language),
                     addLabel: strings.stepLabel(name, strings.add, language),
-                    countLabel: strings.countLabel.replacingOccurrences(of: "{fruit}", with: name))
+                    countLabel: strings.countLabel.filling(["fruit": name]))
             },
             juices: menu.juices.map { JuiceButton($0, strings: strings, language: language) },
             pageData: scriptJSON(data)))

@@ -31,7 +31,7 @@ struct HomePage {
         let strings = CommonWords.of(language)
         return Templates.page("home", Model(
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
-            greeting: words.greeting.replacingOccurrences(of: "{name}", with: account.name),
+            greeting: words.greeting.filling(["name": account.name]),
             news: news.map { item in
                 NewsLine(id: item.id, title: item.title, body: item.body, imagePath: item.imageID.map(imagePath),
                          registeredAt: item.registeredAt.formatted(.iso8601), day: Self.day(item.registeredAt))

@@ -77,7 +77,7 @@ for (const button of document.querySelectorAll("[data-buy]")) {
     const receipt = await send("POST", "/api/vending/purchases", { product: button.dataset.buy });
     showMachine(receipt.machine);
     const name = page.names[button.dataset.buy] ?? button.dataset.buy;
-    say(words.came.replace("{product}", name), receipt.description);
+    say(words.came.replace("{product}", name), receipt.descriptions[page.language] ?? receipt.description);
     await refreshHistoryAndChart();
   }));
 }

@@ -17,7 +17,9 @@ struct VendingAPI {
     }
 
     struct PurchaseBody: Encodable {
+        /// What came out, with its dates: in Korean, and in each language by code (as `name`, `names`).
         let description: String
+        let descriptions: [String: String]
         let balance: Int
         let sale: Sale
         let item: Item
@@ -44,7 +46,8 @@ struct VendingAPI {
             let purchase = try await request.decodeJSON(PurchaseRequest.self)
             let receipt = try await vending.purchase(purchase.product, actor: context.actor)
             return Response.json(
-                PurchaseBody(description: receipt.description, balance: receipt.state.money.balance, sale: receipt.sale,
+                PurchaseBody(description: ProductDescription.of(receipt.product, item: receipt.item, in: .ko),
+                             descriptions: ProductDescription.inEveryLanguage(receipt.product, item: receipt.item), balance: receipt.state.money.balance, sale: receipt.sale,
                              item: receipt.item, machine: VendingBody(receipt.state)),
                 status: .created)
         }

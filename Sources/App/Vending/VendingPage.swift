@@ -47,7 +47,7 @@ struct VendingPage {
             },
             history: history.map { HistoryLine(name: names[$0.product] ?? $0.product, price: Won.format($0.price)) },
             chart: SalesChart(sales: sales, names: names, emptyText: words.noSales),
-            restockRange: words.restockRange.replacingOccurrences(of: "{max}", with: "\(Restock.maximumCount)"),
+            restockRange: words.restockRange.filling(["max": "\(Restock.maximumCount)"]),
             maximumRestock: Restock.maximumCount,
             pageData: scriptJSON(data)))
     }
@@ -128,4 +128,6 @@ struct SalesChart {
 struct VendingWords: Encodable, Sendable {
     let title, balance, returnChange, restock, buy, history, sales, soldOut, returned: String
     let noSales, failed, came, restockCount, restockRange, add, close: String
+    /// A product's description line (`ProductDescription`).
+    let milkLine, sodaLine, sugarFree, coffeeLine, hot, iced, itemDates: String
 }

@@ -96,6 +96,7 @@ struct VendingBody: Encodable {
         let expired: Int
         let hot: Bool
         let description: String
+        let descriptions: [String: String]
     }
     let balance: Int
     let products: [ProductBody]
@@ -114,6 +115,7 @@ struct VendingBody: Encodable {
         return ProductBody(
             id: product.id, name: product.name.ko, names: ["ko": product.name.ko, "en": product.name.en],
             kind: product.category.kind, category: product.category, brand: product.brand, volume: product.volumeML, price: product.price,
-            stock: entry.stock, expired: entry.expired, hot: product.isHot, description: product.description)
+            stock: entry.stock, expired: entry.expired, hot: product.isHot, description: ProductDescription.of(product, in: .ko),
+            descriptions: ProductDescription.inEveryLanguage(product))
     }
 }

@@ -23,7 +23,10 @@ extension Words {
             title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",
             buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
             noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
-            restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close"),
+            restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close",
+            milkLine: "Milk: {farm}, {fat}% fat", sodaLine: "Soda: {calories} kcal", sugarFree: "sugar-free",
+            coffeeLine: "Coffee: {caffeine} mg caffeine, {temperature}", hot: "hot", iced: "iced",
+            itemDates: "made {made}, best before {expires}"),
         messages: [
             .unknownFruit: "There is no fruit '{id}'.",
             .unknownJuice: "There is no juice '{id}'.",

@@ -23,7 +23,10 @@ extension Words {
             title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
             history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",
             noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
-            restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기"),
+            restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기",
+            milkLine: "우유: {farm}, 지방 {fat}%", sodaLine: "탄산: {calories}kcal", sugarFree: "무설탕",
+            coffeeLine: "커피: 카페인 {caffeine}mg, {temperature}", hot: "따뜻한", iced: "차가운",
+            itemDates: "제조 {made}, 유통기한 {expires}"),
         messages: [
             .unknownFruit: "없는 과일이에요: {id}",
             .unknownJuice: "없는 쥬스예요: {id}",

@@ -25,9 +25,7 @@ struct Words: Sendable {
     /// The message in this language, its values filled in: fruits, juices and products by their
     /// names (fruits and juices by id without a menu, where none can appear).
     func say(_ message: Message, menu: Menu? = nil) -> String {
-        message.values.reduce(messages[message.key] ?? message.key.rawValue) { text, entry in
-            text.replacingOccurrences(of: "{\(entry.key)}", with: say(entry.value, menu: menu))
-        }
+        (messages[message.key] ?? message.key.rawValue).filling(message.values.mapValues { say($0, menu: menu) })
     }
 
     private func say(_ value: MessageValue, menu: Menu?) -> String {
@@ -42,12 +40,27 @@ struct Words: Sendable {
         case .product(let product): Catalog.products.first { $0.id == product }?.name[language] ?? product
         case .shortages(let shortages):
             shortages.map { shortage in
-                common.shortageLine
-                    .replacingOccurrences(of: "{fruit}", with: menu?.fruit(shortage.fruit)?.name[language] ?? shortage.fruit.rawValue)
-                    .replacingOccurrences(of: "{needed}", with: String(shortage.needed))
-                    .replacingOccurrences(of: "{available}", with: String(shortage.available))
+                common.shortageLine.filling([
+                    "fruit": menu?.fruit(shortage.fruit)?.name[language] ?? shortage.fruit.rawValue,
+                    "needed": String(shortage.needed), "available": String(shortage.available),
+                ])
             }.joined(separator: ", ")
         }
+    }
+}
+
+extension String {
+    /// The text with each `{name}` replaced by its value, in one pass: a value is never read
+    /// for `{name}`s of its own (a member may call themself `{juice}`).
+    func filling(_ values: [String: String]) -> String {
+        var filled = ""
+        var rest = self[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            filled += rest[..<open]
+            filled += values[String(rest[rest.index(after: open)..<close])] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return filled + rest
     }
 }
 

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Money and days as people read them.
+public enum Won {
+    /// `6,000원`.
+    public static func format(_ amount: Int) -> String {
+        let digits = String(amount.magnitude)  // abs(Int.min) would trap
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return (amount < 0 ? "-" : "") + grouped + "원"
+    }
+
+    /// `2026-11-23`.
+    public static func day(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day())
+    }
+}
