@@ -16,7 +16,7 @@ public enum StockLimits {
 }
 
 /// One fruit a juice is short of.
-public struct Shortage: Hashable, Codable, Sendable, CustomStringConvertible {
+public struct Shortage: Hashable, Codable, Sendable {
     public var fruit: FruitID
     public var needed: Int
     public var available: Int
@@ -25,19 +25,15 @@ public struct Shortage: Hashable, Codable, Sendable, CustomStringConvertible {
         self.needed = needed
         self.available = available
     }
-    public var description: String { "\(fruit): need \(needed), have \(available)" }
 }
 
 /// An order refused because the stock cannot make the juice: an answer, not a crash.
-public struct OutOfStock: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+public struct OutOfStock: Error, Hashable, Codable, Sendable {
     public var juice: JuiceID
     public var shortages: [Shortage]
     public init(juice: JuiceID, shortages: [Shortage]) {
         self.juice = juice
         self.shortages = shortages
-    }
-    public var description: String {
-        "not enough fruit for \(juice): " + shortages.map(\.description).joined(separator: ", ")
     }
 }
 

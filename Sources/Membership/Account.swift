@@ -27,7 +27,7 @@ public struct Account: Hashable, Codable, Sendable {
 }
 
 /// Why a sign-up is refused.
-public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum AccountError: Error, Hashable, Sendable {
     case invalidUsername(String)
     case passwordTooShort
     case passwordTooLong
@@ -44,19 +44,6 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidText: "invalid_text"
         case .nameTooLong: "name_too_long"
         case .usernameTaken: "username_taken"
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .invalidUsername(let username):
-            "username '\(username)' must be 3 to 20 of a-z, 0-9 and _"
-        case .passwordTooShort: "password must be at least \(AccountRules.minimumPasswordLength) characters"
-        case .passwordTooLong:
-            "password must be at most \(AccountRules.maximumPasswordBytes) bytes (a Korean letter takes 3); a longer one would be cut short unseen"
-        case .invalidText(let field): "\(field) must not contain a NUL character"
-        case .nameTooLong: "name must be at most \(AccountRules.maximumNameLength) characters"
-        case .usernameTaken(let username): "username '\(username)' is taken"
         }
     }
 }

@@ -44,7 +44,7 @@ public struct ShopEvent: Hashable, Codable, Sendable {
 }
 
 /// Why posted content is refused.
-public enum ContentError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ContentError: Error, Hashable, Sendable {
     case missingTitle
     /// The field holds a character text may not (NUL).
     case invalidText(field: String)
@@ -63,18 +63,6 @@ public enum ContentError: Error, Hashable, Sendable, CustomStringConvertible {
         case .endsBeforeItStarts: "invalid_period"
         case .unsupportedImage: "unsupported_image"
         case .imageTooLarge: "image_too_large"
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .missingTitle: "a title is required"
-        case .invalidText(let field): "\(field) must not contain a NUL character"
-        case .tooLong(let field, let limit): "\(field) must be at most \(limit) characters"
-        case .invalidDay(let text): "'\(text)' is not a date of the form YYYY-MM-DD"
-        case .endsBeforeItStarts: "the event ends before it starts"
-        case .unsupportedImage: "the image must be a PNG, JPEG or WebP file"
-        case .imageTooLarge(let bytes): "the image is \(bytes) bytes; at most \(ImageKind.maximumBytes) are taken"
         }
     }
 }

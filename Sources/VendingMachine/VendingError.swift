@@ -1,5 +1,6 @@
-/// Why the machine refuses: each with the API's code and a line a person can read.
-public enum VendingError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why the machine refuses, each with the API's code. What each says to a person is in the
+/// App's word tables.
+public enum VendingError: Error, Hashable, Sendable {
     case invalidDenomination(Int)
     case balanceCapExceeded(balance: Int, amount: Int)
     case insufficientBalance(price: Int, balance: Int)
@@ -17,21 +18,6 @@ public enum VendingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .expired: "expired"
         case .unknownProduct: "unknown_product"
         case .invalidCount: "invalid_count"
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .invalidDenomination(let amount):
-            "\(Won.format(amount)) is not taken: insert 100, 500, 1,000, 5,000 or 10,000 won"
-        case .balanceCapExceeded(let balance, let amount):
-            "balance \(Won.format(balance)) + \(Won.format(amount)) would pass the \(Won.format(Denomination.balanceCap)) limit"
-        case .insufficientBalance(let price, let balance):
-            "price \(Won.format(price)) is more than the balance \(Won.format(balance))"
-        case .soldOut(let product): "\(product) is sold out"
-        case .expired(let product): "every \(product) left has expired"
-        case .unknownProduct(let product): "unknown product '\(product)'"
-        case .invalidCount(let count): "count \(count) is outside 1...\(Restock.maximumCount)"
         }
     }
 }

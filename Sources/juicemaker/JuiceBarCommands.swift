@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import JuiceBar
@@ -157,8 +158,7 @@ struct OrderCommand: AsyncParsableCommand {
                     struct Refusal: Encodable { let error = "out_of_stock", juice: JuiceID, shortages: [Shortage] }
                     try printJSON(Refusal(juice: refusal.juice, shortages: refusal.shortages))
                 }
-                FileHandle.standardError.write(Data("재료가 모자라요: \(refusal)\n".utf8))
-                throw ExitCode(1)
+                throw fail(say(refusal, in: cliLanguage, menu: try await store.menu()), code: 1)
             }
         }
     }

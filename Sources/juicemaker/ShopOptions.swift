@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import JuiceBar
@@ -41,30 +42,36 @@ struct RefusedInput: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Runs a shop operation, ending a refusal in one line on standard error: exit 1 when the shop
-/// says no to valid input (the machine's balance, stock), exit 2 when the input itself is bad.
+/// The language the CLI's refusals are said in: the shop's, as its other output.
+let cliLanguage = Language.ko
+
+/// Runs a shop operation, ending a refusal in one line on standard error, in the shop's words:
+/// exit 1 when the shop says no to valid input (the machine's balance, stock), exit 2 when the
+/// input itself is bad.
 func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
     do {
         return try await operation()
+    } catch let error as VendingError where error.isRefusal {
+        throw fail(say(error, in: cliLanguage), code: 1)
     } catch let error as JuiceBarError {
-        throw fail(error.description, code: 2)
+        throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as VendingError {
-        throw fail(error.description, code: error.isRefusal ? 1 : 2)
+        throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as AccountError {
-        throw fail(error.description, code: 2)
+        throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as RefusedInput {
         throw fail(error.description, code: 2)
     }
 }
 
-private func fail(_ reason: String, code: Int32) -> ExitCode {
+func fail(_ reason: String, code: Int32) -> ExitCode {
     FileHandle.standardError.write(Data("error: \(reason)\n".utf8))
     return ExitCode(code)
 }
 
 /// A whole number typed by a person, or the refusal that says it is not one.
 func wholeNumber(_ text: String) throws -> Int {
-    guard let number = Int(text) else { throw RefusedInput(description: "'\(text)' is not a whole number") }
+    guard let number = Int(text) else { throw JuiceBarError.notANumber(text) }
     return number
 }
 

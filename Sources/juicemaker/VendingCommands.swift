@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import JuiceBar
+import Membership
 import Storage
 import VendingMachine
 
@@ -136,6 +137,6 @@ struct VendingCommand: AsyncParsableCommand {
 
 /// `YYYY-MM-DD` as midnight in this machine's time zone.
 func parseDay(_ text: String) throws -> Date {
-    guard let date = ShopCalendar().day(text) else { throw RefusedInput(description: "'\(text)' is not a date of the form YYYY-MM-DD") }
+    guard let date = ShopCalendar().day(text) else { throw RefusedInput(description: say(ContentError.invalidDay(text), in: cliLanguage)) }
     return date
 }

@@ -32,6 +32,32 @@ import VendingMachine
         #expect(Self.placeholders(korean) == Self.placeholders(english), "\(key) fills other values in each language")
     }
 
+    /// Page words that are the same in both languages on purpose: the seed's own English label, the
+    /// link to the other language, and a range of numbers.
+    static let sameInBothLanguages: Set<String> = ["whatsNew", "restockRange"]
+
+    @Test func everyPageWordIsTranslated() {
+        let sections: [(String, Any, Any)] = [
+            ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
+            ("vending", Words.korean.vending, Words.english.vending),
+        ]
+        for (section, korean, english) in sections {
+            for (koreanWord, englishWord) in zip(Mirror(reflecting: korean).children, Mirror(reflecting: english).children) {
+                let name = koreanWord.label ?? "?"
+                guard let ko = koreanWord.value as? String, let en = englishWord.value as? String else { continue }
+                #expect(!ko.isEmpty && !en.isEmpty, "\(section).\(name) is empty")
+                #expect(Self.placeholders(ko) == Self.placeholders(en), "\(section).\(name) fills other values")
+                if Self.sameInBothLanguages.contains(name) { continue }
+                if name == "otherLanguage" {
+                    #expect(ko == "English" && en == "한국어")
+                    continue
+                }
+                #expect(Self.hasHangul(ko), "\(section).\(name) is not Korean: \(ko)")
+                #expect(Self.isEnglish(en), "\(section).\(name) is not English: \(en)")
+            }
+        }
+    }
+
     @Test func bothTablesNameTheSameFieldsAndKinds() {
         #expect(Set(Words.korean.fields.keys) == Set(Words.english.fields.keys))
         #expect(Set(Words.korean.kinds.keys) == Set(ValueKind.allCases))
@@ -39,31 +65,74 @@ import VendingMachine
         for (field, korean) in Words.korean.fields { #expect(Self.hasHangul(korean), "field \(field): \(korean)") }
     }
 
-    /// One of each refusal the API can answer with, and the server's own troubles.
-    static let refusals: [any Error] = [
-        JuiceBarError.unknownFruit("dragonfruit"), JuiceBarError.unknownJuice("lemonJuice"), JuiceBarError.notANumber("many"),
-        JuiceBarError.countOutOfRange(-1), JuiceBarError.amountOutOfRange(0), JuiceBarError.invalidIdentifier("1x"),
-        JuiceBarError.duplicate("kiwi"), JuiceBarError.emptyName, JuiceBarError.invalidText("name"),
-        JuiceBarError.invalidText("emoji"), JuiceBarError.emptyRecipe,
-        OutOfStock(juice: "strawberryJuice", shortages: [Shortage(fruit: "strawberry", needed: 16, available: 10)]),
-        VendingError.invalidDenomination(50), VendingError.balanceCapExceeded(balance: 49_300, amount: 5_000),
-        VendingError.insufficientBalance(price: 1_300, balance: 0), VendingError.soldOut("bananaMilk"),
-        VendingError.expired("bananaMilk"), VendingError.unknownProduct("water"), VendingError.invalidCount(5_000),
-        ContentError.missingTitle, ContentError.invalidText(field: "title"), ContentError.invalidText(field: "body"),
-        ContentError.tooLong(field: "title", limit: 100), ContentError.tooLong(field: "body", limit: 5_000),
-        ContentError.invalidDay("tomorrow"), ContentError.endsBeforeItStarts, ContentError.unsupportedImage,
-        ContentError.imageTooLarge(bytes: 3_000_000),
-        AccountError.invalidUsername("Jimin!"), AccountError.passwordTooShort, AccountError.passwordTooLong,
-        AccountError.nameTooLong, AccountError.invalidText(field: "name"), AccountError.invalidText(field: "password"),
-        AccountError.usernameTaken("jimin"),
-        APIError.unauthorized, APIError.forbidden, APIError.invalidCredentials, APIError.tooManyAttempts(retryAfter: 29.5),
-        APIError.busy, APIError.notFound(.noSuchEvent), APIError.notFound(.noSuchImage),
+    /// One of each refusal the API can answer with, and the server's own troubles, each with the
+    /// status and code the API has always answered it with: codes stay stable whatever the words.
+    static let refusals: [(error: any Error, status: Int, code: String)] = [
+        (JuiceBarError.unknownFruit("dragonfruit"), 404, "unknown_fruit"),
+        (JuiceBarError.unknownJuice("lemonJuice"), 404, "unknown_juice"),
+        (JuiceBarError.notANumber("many"), 422, "not_a_number"),
+        (JuiceBarError.countOutOfRange(-1), 422, "count_out_of_range"),
+        (JuiceBarError.amountOutOfRange(0), 422, "amount_out_of_range"),
+        (JuiceBarError.invalidIdentifier("1x"), 422, "invalid_id"),
+        (JuiceBarError.duplicate("kiwi"), 422, "duplicate"),
+        (JuiceBarError.emptyName, 422, "empty_name"),
+        (JuiceBarError.invalidText("name"), 422, "invalid_text"),
+        (JuiceBarError.invalidText("emoji"), 422, "invalid_text"),
+        (JuiceBarError.emptyRecipe, 422, "empty_recipe"),
+        (OutOfStock(juice: "strawberryJuice", shortages: [Shortage(fruit: "strawberry", needed: 16, available: 10)]),
+         409, "out_of_stock"),
+        (VendingError.invalidDenomination(50), 422, "invalid_amount"),
+        (VendingError.balanceCapExceeded(balance: 49_300, amount: 5_000), 409, "balance_cap"),
+        (VendingError.insufficientBalance(price: 1_300, balance: 0), 409, "insufficient_balance"),
+        (VendingError.soldOut("bananaMilk"), 409, "sold_out"),
+        (VendingError.expired("bananaMilk"), 409, "expired"),
+        (VendingError.unknownProduct("water"), 404, "unknown_product"),
+        (VendingError.invalidCount(5_000), 422, "invalid_count"),
+        (ContentError.missingTitle, 422, "missing_title"),
+        (ContentError.invalidText(field: "title"), 422, "invalid_text"),
+        (ContentError.invalidText(field: "body"), 422, "invalid_text"),
+        (ContentError.tooLong(field: "title", limit: 100), 422, "too_long"),
+        (ContentError.tooLong(field: "body", limit: 5_000), 422, "too_long"),
+        (ContentError.invalidDay("tomorrow"), 422, "invalid_date"),
+        (ContentError.endsBeforeItStarts, 422, "invalid_period"),
+        (ContentError.unsupportedImage, 422, "unsupported_image"),
+        (ContentError.imageTooLarge(bytes: 3_000_000), 422, "image_too_large"),
+        (AccountError.invalidUsername("Jimin!"), 422, "invalid_username"),
+        (AccountError.passwordTooShort, 422, "password_too_short"),
+        (AccountError.passwordTooLong, 422, "password_too_long"),
+        (AccountError.nameTooLong, 422, "name_too_long"),
+        (AccountError.invalidText(field: "name"), 422, "invalid_text"),
+        (AccountError.invalidText(field: "password"), 422, "invalid_text"),
+        (AccountError.usernameTaken("jimin"), 409, "username_taken"),
+        (APIError.unauthorized, 401, "unauthorized"),
+        (APIError.forbidden, 403, "forbidden"),
+        (APIError.invalidCredentials, 401, "invalid_credentials"),
+        (APIError.tooManyAttempts(retryAfter: 29.5), 429, "too_many_attempts"),
+        (APIError.busy, 503, "busy"),
+        (APIError.notFound(.noSuchEvent), 404, "not_found"),
+        (APIError.notFound(.noSuchImage), 404, "not_found"),
         // What the multipart parser may throw past its missing fields; no request here reaches it.
-        APIError(.badRequest, "invalid_body", .invalidForm),
-        HTTPError(.notFound), HTTPError(.methodNotAllowed), HTTPError(.contentTooLarge), HTTPError(.badRequest),
-        StorageError.busy("the write lock was held too long"), StorageError.full, StorageError.lost("the file was replaced"),
-        CancellationError(),
+        (APIError(.badRequest, "invalid_body", .invalidForm), 400, "invalid_body"),
+        // A JSON value of the right type the route cannot read; no route here has such a field yet.
+        (Request.describe(.dataCorrupted(.init(codingPath: [JSONKey("status")], debugDescription: "not a status"))),
+         400, "invalid_body"),
+        (HTTPError(.notFound), 404, "not_found"),
+        (HTTPError(.methodNotAllowed), 405, "method_not_allowed"),
+        (HTTPError(.contentTooLarge), 413, "too_large"),
+        (HTTPError(.badRequest), 400, "bad_request"),
+        (StorageError.busy("the write lock was held too long"), 503, "busy"),
+        (StorageError.full, 503, "storage_full"),
+        (StorageError.lost("the file was replaced"), 503, "storage_lost"),
+        (CancellationError(), 500, "internal"),
     ]
+
+    struct JSONKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
     /// The refusal's code and message as the API answers it in `language`.
     static func said(_ error: any Error, in language: Language) throws -> (code: String, message: String) {
@@ -76,10 +145,11 @@ import VendingMachine
 
     @Test(arguments: 0..<refusals.count)
     func everyRefusalIsSaidInBothLanguages(index: Int) throws {
-        let refusal = Self.refusals[index]
+        let (refusal, status, code) = Self.refusals[index]
+        #expect(APIError(refusal).status.code == status, "\(refusal)")
         let korean = try Self.said(refusal, in: .ko)
         let english = try Self.said(refusal, in: .en)
-        #expect(korean.code == english.code, "the code must not depend on the language")
+        #expect(korean.code == code && english.code == code, "\(refusal) is answered \(korean.code), not \(code)")
         #expect(Self.hasHangul(korean.message), "\(refusal) in Korean: \(korean.message)")
         #expect(Self.isEnglish(english.message), "\(refusal) in English: \(english.message)")
         for message in [korean.message, english.message] {
@@ -88,62 +158,89 @@ import VendingMachine
     }
 
     @Test func everyMessageHasARefusalAboveOrARequestInTheServerTests() {
-        let said = Set(Self.refusals.map { APIError($0).message.key })
-        let saidByRequests: Set<MessageKey> = [
-            .crossSite, .notMultipart, .invalidBoundary, .tooLarge, .badJSON, .missingField, .wrongType, .invalidValue,
-            .invalidLimit, .invalidDate,
-        ]
+        let said = Set(Self.refusals.map { APIError($0.error).message.key })
+        let saidByRequests = Set(Self.requestRefusals.map(\.key))
         #expect(said.union(saidByRequests) == Set(MessageKey.allCases), "a message nothing here says")
     }
 
     @Test func messagesNameThingsByTheirNamesInTheirLanguage() throws {
         let shortage = OutOfStock(juice: "strawberryJuice", shortages: [Shortage(fruit: "strawberry", needed: 16, available: 10)])
         #expect(try Self.said(shortage, in: .ko).message == "딸기쥬스 재료가 모자라요. 딸기 16개 필요 · 지금 10개")
-        #expect(try Self.said(shortage, in: .en).message == "Not enough fruit for Strawberry Juice: Strawberry: 16 needed · 10 left.")
+        #expect(try Self.said(shortage, in: .en).message == "Not enough fruit for Strawberry Juice (Strawberry: 16 needed · 10 left).")
         #expect(try Self.said(VendingError.soldOut("bananaMilk"), in: .ko).message == "바나나우유 품절이에요.")
         #expect(try Self.said(VendingError.soldOut("bananaMilk"), in: .en).message == "Banana Milk is sold out.")
         #expect(try Self.said(VendingError.balanceCapExceeded(balance: 49_300, amount: 5_000), in: .ko).message
                 == "5,000원을 넣으면 잔액이 50,000원을 넘어요. 지금 잔액은 49,300원이에요.")
         #expect(try Self.said(ContentError.tooLong(field: "title", limit: 100), in: .ko).message == "제목: 100자까지 쓸 수 있어요.")
+        #expect(try Self.said(VendingError.invalidDenomination(Int.min), in: .ko).message
+                .hasPrefix("받지 않는 금액이에요: -9,223,372,036,854,775,808원."))
+        #expect(try Self.said(ContentError.imageTooLarge(bytes: 3_000_000), in: .en).message
+                == "The image is too large: at most 2,097,152 bytes are taken, this one is 3,000,000.")
     }
+
+    /// Whether `text` is the message `key` in `language`, whatever values fill it.
+    static func says(_ text: String, _ key: MessageKey, in language: Language) -> Bool {
+        let template = Words.of(language).messages[key] ?? ""
+        let literals = template.replacingOccurrences(of: #"\{[a-z]+\}"#, with: "\u{0}", options: .regularExpression)
+            .split(separator: "\u{0}", omittingEmptySubsequences: false)
+        let pattern = "^" + literals.map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: ".*") + "$"
+        return text.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    struct RequestRefusal {
+        let method: HTTPRequest.Method
+        let uri: String
+        var body: String? = nil
+        var contentType: String? = "application/json"
+        var asStaff = false
+        var origin: String? = nil
+        let code: String
+        let key: MessageKey
+    }
+
+    /// Requests the server refuses before any rule of the shop is asked.
+    static let requestRefusals: [RequestRefusal] = [
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":", code: "bad_json", key: .badJSON),
+        .init(method: .post, uri: "/api/orders", body: "{}", code: "invalid_body", key: .missingField),
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":42}", code: "invalid_body", key: .wrongType),
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":null}", code: "invalid_body", key: .wrongType),
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":\"" + String(repeating: "a", count: 70_000) + "\"}",
+              code: "too_large", key: .tooLarge),
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":\"strawberryJuice\"}", origin: "https://evil.example",
+              code: "cross_site", key: .crossSite),
+        .init(method: .post, uri: "/api/vending/stock", body: "{\"product\":\"cola\",\"count\":1,\"manufactured\":\"tomorrow\"}",
+              asStaff: true, code: "invalid_date", key: .invalidDate),
+        .init(method: .post, uri: "/api/vending/stock", body: "{\"product\":\"cola\",\"count\":\"many\"}", asStaff: true,
+              code: "invalid_body", key: .wrongType),
+        .init(method: .post, uri: "/api/news", body: "{}", asStaff: true, code: "not_multipart", key: .notMultipart),
+        .init(method: .post, uri: "/api/news", body: "", contentType: "multipart/form-data; boundary=", asStaff: true,
+              code: "not_multipart", key: .invalidBoundary),
+        .init(method: .post, uri: "/api/news", body: "--b\r\nContent-Disposition: form-data; name=\"body\"\r\n\r\nhi\r\n--b--\r\n",
+              contentType: "multipart/form-data; boundary=b", asStaff: true, code: "invalid_body", key: .missingField),
+        .init(method: .get, uri: "/api/vending/history?limit=0", contentType: nil, code: "invalid_limit", key: .invalidLimit),
+        .init(method: .delete, uri: "/api/orders", contentType: nil, code: "method_not_allowed", key: .methodNotAllowed),
+        .init(method: .get, uri: "/api/nothing-here", contentType: nil, code: "not_found", key: .notFound),
+        .init(method: .put, uri: "/api/stock/strawberry", body: "{\"count\":1}", code: "unauthorized", key: .unauthorized),
+        .init(method: .put, uri: "/api/stock/dragonfruit", body: "{\"count\":1}", asStaff: true, code: "not_found", key: .unknownFruit),
+    ]
 
     /// A request's own refusals, through the server: each answered in the language the request
     /// asks for (`?lang`, the language cookie, `Accept-Language`, else Korean).
     @Test func requestRefusalsFollowTheRequestsLanguage() async throws {
         try await TestShop().run { client in
             let staff = try await client.staffCookie()
-            let json: HTTPFields = [.contentType: "application/json"]
-            let staffJSON: HTTPFields = [.contentType: "application/json", .cookie: staff]
-            func staffForm(_ contentType: String) -> HTTPFields { [.contentType: contentType, .cookie: staff] }
-            let oversized = "{\"juice\":\"" + String(repeating: "a", count: 70_000) + "\"}"
-            let requests: [(HTTPRequest.Method, String, String?, HTTPFields, String)] = [
-                (.post, "/api/orders", "{\"juice\":", json, "bad_json"),
-                (.post, "/api/orders", "{}", json, "invalid_body"),
-                (.post, "/api/orders", "{\"juice\":42}", json, "invalid_body"),
-                (.post, "/api/orders", "{\"juice\":null}", json, "invalid_body"),
-                (.post, "/api/orders", oversized, json, "too_large"),
-                (.post, "/api/orders", "{\"juice\":\"strawberryJuice\"}", [.contentType: "application/json", .origin: "https://evil.example"], "cross_site"),
-                (.post, "/api/vending/stock", "{\"product\":\"cola\",\"count\":1,\"manufactured\":\"tomorrow\"}", staffJSON, "invalid_date"),
-                (.post, "/api/vending/stock", "{\"product\":\"cola\",\"count\":\"many\"}", staffJSON, "invalid_body"),
-                (.post, "/api/news", "{}", staffJSON, "not_multipart"),
-                (.post, "/api/news", "", staffForm("multipart/form-data; boundary="), "not_multipart"),
-                (.post, "/api/news", "--b\r\nContent-Disposition: form-data; name=\"body\"\r\n\r\nhi\r\n--b--\r\n",
-                 staffForm("multipart/form-data; boundary=b"), "invalid_body"),
-                (.post, "/api/news", "--b\r\nbroken", staffForm("multipart/form-data; boundary=b"), "invalid_body"),
-                (.get, "/api/vending/history?limit=0", nil, [:], "invalid_limit"),
-                (.delete, "/api/orders", nil, [:], "method_not_allowed"),
-                (.get, "/api/nothing-here", nil, [:], "not_found"),
-                (.put, "/api/stock/strawberry", "{\"count\":1}", json, "unauthorized"),
-            ]
-            for (method, uri, body, headers, code) in requests {
+            for refusal in Self.requestRefusals {
                 for (asking, language) in [("ko-KR,ko;q=0.9", Language.ko), ("en-US,en;q=0.9", .en)] {
-                    var fields = headers
-                    fields[.acceptLanguage] = asking
-                    let answer = try await client.execute(uri: uri, method: method, headers: fields,
-                                                          body: body.map { ByteBuffer(string: $0) }) { $0 }
+                    var fields: HTTPFields = [.acceptLanguage: asking]
+                    if let contentType = refusal.contentType { fields[.contentType] = contentType }
+                    if refusal.asStaff { fields[.cookie] = staff }
+                    if let origin = refusal.origin { fields[.origin] = origin }
+                    let answer = try await client.execute(uri: refusal.uri, method: refusal.method, headers: fields,
+                                                          body: refusal.body.map { ByteBuffer(string: $0) }) { $0 }
                     let said = try answer.decode(ErrorBody.self)
-                    #expect(said.error == code, "\(method) \(uri): \(said.message)")
-                    #expect(language == .ko ? Self.hasHangul(said.message) : Self.isEnglish(said.message), "\(method) \(uri) in \(language): \(said.message)")
+                    #expect(said.error == refusal.code, "\(refusal.method) \(refusal.uri): \(said.message)")
+                    #expect(Self.says(said.message, refusal.key, in: language),
+                            "\(refusal.method) \(refusal.uri) in \(language) is not \(refusal.key): \(said.message)")
                 }
             }
             let viaQuery = try await client.json(.post, "/api/orders?lang=en", "{}", headers: [.acceptLanguage: "ko"])

@@ -15,7 +15,7 @@ import Testing
         for _ in 0..<3 { #expect(try cli("order", "mangoJuice").status == 0) }
         let refused = try cli("order", "mangoJuice")
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("mango: need 3, have 1"))
+        #expect(refused.stderr.contains("망고쥬스 재료가 모자라요. 망고 3개 필요 · 지금 1개"))
         #expect(try cli.stock()["mango"] == 1)
     }
 
@@ -93,8 +93,8 @@ import Testing
         let results = try running.map(cli.finish)
         #expect(results.filter { $0.status == 0 }.count == 3)
         #expect(results.filter { $0.status == 1 }.count == 27)
-        #expect(results.allSatisfy { $0.status == 0 || $0.stderr.contains("mango: need 3") },
-                "\(results.map(\.stderr).filter { !$0.contains("mango: need 3") })")
+        #expect(results.allSatisfy { $0.status == 0 || $0.stderr.contains("망고 3개 필요") },
+                "\(results.map(\.stderr).filter { !$0.contains("망고 3개 필요") })")
         #expect(try cli.stock()["mango"] == 1)
     }
 }

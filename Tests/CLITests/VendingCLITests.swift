@@ -37,7 +37,7 @@ import Testing
         defer { cli.removeFiles() }
         let poor = try cli("vending", "buy", "cola")
         #expect(poor.status == 1)
-        #expect(poor.stderr.contains("balance"))
+        #expect(poor.stderr.contains("잔액이 모자라요"))
         for arguments in [["vending", "insert", "300"], ["vending", "insert", "abc"], ["vending", "buy", "water"],
                           ["vending", "restock", "cola", "0"], ["vending", "restock", "cola", "2", "--manufactured", "2026-02-30"]] {
             let result = try cli.finish(cli.start(arguments))

@@ -12,8 +12,9 @@ from playwright.sync_api import Page, expect
 from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, ShopApi
 
 PAYLOADS = {
-    "fruit_ko": '<img src=x onerror="window.__pwned=1">',
-    "fruit_en": "<script>window.__pwned=2</script>",
+    # `$&` and `{needed}` would be read by a careless placeholder filling (the shortage line's).
+    "fruit_ko": '<img src=x onerror="window.__pwned=1"> $& {needed}',
+    "fruit_en": "<script>window.__pwned=2</script> $' {juice}",
     "juice_ko": '<img src=x onerror="window.__pwned=3">즙',
     "juice_en": '"><svg onload="window.__pwned=4">',
     "name": '<img src=x onerror="window.__pwned=5">',
@@ -45,7 +46,7 @@ def signed_in_page(page: Page, server, path: str, username: str, password: str) 
 @pytest.fixture
 def hostile_shop(server):
     added = server.cli("menu", "add-fruit", "dragonfruit", "--ko", PAYLOADS["fruit_ko"], "--en", PAYLOADS["fruit_en"],
-                       "--count", "5")
+                       "--count", "0")
     assert added.returncode == 0, added.stderr
     added = server.cli("menu", "add-juice", "dragonJuice", "--ko", PAYLOADS["juice_ko"], "--en", PAYLOADS["juice_en"],
                        "--recipe", "dragonfruit:1")
@@ -76,14 +77,20 @@ def test_hostile_text_stays_text_on_every_page(new_page, hostile_shop, locale, l
     assert_nothing_ran(staff, "the order and stock screens")
     staff.keyboard.press("Escape")
     staff.locator('[data-juice="dragonJuice"]').click()
-    expect(staff.locator("#alert")).to_contain_text(juice)
-    assert_nothing_ran(staff, "the order alert")
+    shortage_line = f"{fruit} 1개 필요 · 지금 0개" if language == "ko" else f"{fruit}: 1 needed · 0 left"
+    expect(staff.locator("#alert")).to_contain_text(shortage_line)  # the fruit's name exactly as written
+    assert_nothing_ran(staff, "the shortage alert")
+    staff.keyboard.press("Escape")
 
     member = signed_in_page(new_page(locale=locale), server, "/home", "hostile", MEMBER_PASSWORD)
     event = member.locator("dialog#event")
     expect(event).to_contain_text(PAYLOADS["event_title"])
     expect(event).to_contain_text(PAYLOADS["event_body"])
     event.get_by_role("button").last.click()
+    member.locator('[data-juice="dragonJuice"]').click()
+    expect(member.locator("#order-result")).to_contain_text(juice)
+    expect(member.locator("#order-result")).to_contain_text(fruit)
+    server.cli("stock", "set", "dragonfruit", "5", check=True)
     expect(member.locator(".greeting")).to_contain_text(PAYLOADS["name"])
     expect(member.locator(".news-item").first).to_contain_text(PAYLOADS["news_title"])
     expect(member.locator(".news-item").first).to_contain_text(PAYLOADS["news_body"])

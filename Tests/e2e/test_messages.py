@@ -32,7 +32,7 @@ SAID = {
     "ko-KR": {
         "taken": "이미 쓰고 있는 아이디예요: already_here",
         "bad_username": "아이디는 영문 소문자, 숫자, _로 3~20자여야 해요. (입력: Jimin!)",
-        "long_password": "비밀번호는 72바이트까지예요(한글 한 글자는 3바이트). 더 긴 비밀번호는 몰래 잘리기 때문에 받지 않아요.",
+        "long_password": "비밀번호는 72바이트까지예요(한글 한 글자는 3바이트). 그보다 길면 뒷부분이 잘리기 때문에 받지 않아요.",
         "wrong": "아이디 또는 비밀번호가 맞지 않아요.",
         "locked": "로그인 시도가 너무 많아요.",
         "cap": "5,000원을 넣으면 잔액이 50,000원을 넘어요. 지금 잔액은 50,000원이에요.",
@@ -43,11 +43,11 @@ SAID = {
     "en-US": {
         "taken": "The username 'already_here' is taken.",
         "bad_username": "A username is 3 to 20 of a-z, 0-9 and _; 'Jimin!' is not.",
-        "long_password": "A password can be at most 72 bytes (a Korean letter takes 3); a longer one would be cut short unseen.",
+        "long_password": "A password can be at most 72 bytes (a Korean letter takes 3); a longer one would be silently truncated.",
         "wrong": "Wrong username or password.",
         "locked": "Too many sign-in attempts.",
         "cap": "Adding 5,000원 would take the balance past 50,000원; it is 50,000원 now.",
-        "short": "Not enough fruit for Strawberry Juice: Strawberry: 16 needed · 10 left.",
+        "short": "Not enough fruit for Strawberry Juice (Strawberry: 16 needed · 10 left).",
         "image": "The image must be a PNG, JPEG or WebP file.",
         "period": "The event ends before it starts.",
     },

@@ -49,7 +49,7 @@ for (const button of document.querySelectorAll("[data-juice]")) {
     const body = await response.json().catch(() => ({}));
     if (response.status === 201) {
       const name = page.juiceNames[juice] ?? juice;
-      result.textContent = words.made.replace("{juice}", name);
+      result.textContent = fill(words.made, { juice: name });
       const item = document.createElement("li");
       item.dataset.orderJuice = juice;
       item.textContent = `${name} · ${body.order.time.slice(0, 10)}`;

@@ -73,13 +73,12 @@ async function order(juice) {
   if (response.status === 201) {
     showStock(body.stock, body.version);
     const name = page.juiceNames[juice] ?? juice;
-    showAlert(strings.made.replace("{juice}", name), [{ label: strings.ok }]);
+    showAlert(fill(strings.made, { juice: name }), [{ label: strings.ok }]);
   } else if (response.status === 409) {
     // Which fruit is short, by name, with what the juice needs and what is left.
-    const lines = (body.shortages ?? []).map(({ fruit, needed, available }) => strings.shortageLine
-      .replace("{fruit}", page.fruitNames[fruit] ?? fruit)
-      .replace("{needed}", needed)
-      .replace("{available}", available));
+    const lines = (body.shortages ?? []).map(({ fruit, needed, available }) => fill(strings.shortageLine, {
+      fruit: page.fruitNames[fruit] ?? fruit, needed, available,
+    }));
     showAlert([strings.shortage, ...lines].join("\n"), [
       { label: strings.yes, then: openStockScreen },
       { label: strings.no },
@@ -129,7 +128,7 @@ function typeCount(field) {
   const text = field.value.trim();
   const count = Number(text);
   if (text === "" || !Number.isInteger(count) || count < 0 || count > page.maximumCount) {
-    stockError.textContent = strings.countRange.replace("{max}", page.maximumCount);
+    stockError.textContent = fill(strings.countRange, { max: page.maximumCount });
     field.value = currentStepperCount(fruit);
     return;
   }

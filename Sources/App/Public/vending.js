@@ -28,12 +28,19 @@ function showMachine(machine) {
   }
 }
 
+// Answers the JSON of a request that succeeded; otherwise throws the server's message, or the
+// page's own words when the server was not reached.
 async function send(method, url, body) {
-  const response = await fetch(url, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(words.failed);
+  }
   const json = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(json.message ?? words.failed);
   return json;
@@ -77,7 +84,7 @@ for (const button of document.querySelectorAll("[data-buy]")) {
     const receipt = await send("POST", "/api/vending/purchases", { product: button.dataset.buy });
     showMachine(receipt.machine);
     const name = page.names[button.dataset.buy] ?? button.dataset.buy;
-    say(words.came.replace("{product}", name), receipt.descriptions[page.language] ?? receipt.description);
+    say(fill(words.came, { product: name }), receipt.descriptions[page.language] ?? receipt.description);
     await refreshHistoryAndChart();
   }));
 }
@@ -118,7 +125,7 @@ if (restock) {
     const count = Number(document.getElementById("restock-count").value);
     const error = document.getElementById("restock-error");
     if (!Number.isInteger(count) || count < 1 || count > page.maximumRestock) {
-      error.textContent = `${words.restockCount}: ${words.restockRange.replace("{max}", page.maximumRestock)}`;
+      error.textContent = `${words.restockCount}: ${fill(words.restockRange, { max: page.maximumRestock })}`;
       return;
     }
     try {

@@ -154,6 +154,12 @@ extension APIError {
     }
 }
 
+/// What a refusal says to a person in `language`, for the CLI, which has no request to follow;
+/// fruits and juices by name when a menu is given.
+public func say(_ refusal: any Error, in language: Language, menu: Menu? = nil) -> String {
+    Words.of(language).say(APIError(refusal).message, menu: menu)
+}
+
 // What each domain refusal says, by key and values; the words are each language's.
 
 extension JuiceBarError {

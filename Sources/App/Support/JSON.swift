@@ -44,13 +44,12 @@ extension Request {
         switch type {
         case is Int.Type, is Int64.Type: .wholeNumber
         case is String.Type: .text
-        case is Bool.Type: .trueOrFalse
         default: .value
         }
     }
 
     /// Why the body is not what the route needs, naming the field by its path (`juice`, `name.ko`).
-    private static func describe(_ error: DecodingError) -> APIError {
+    static func describe(_ error: DecodingError) -> APIError {
         func field(_ context: DecodingError.Context) -> MessageValue {
             .text(context.codingPath.map(\.stringValue).joined(separator: "."))
         }

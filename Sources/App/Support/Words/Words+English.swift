@@ -25,7 +25,7 @@ extension Words {
             noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
             restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close",
             milkLine: "Milk: {farm}, {fat}% fat", sodaLine: "Soda: {calories} kcal", sugarFree: "sugar-free",
-            coffeeLine: "Coffee: {caffeine} mg caffeine, {temperature}", hot: "hot", iced: "iced",
+            coffeeLine: "{temperature} coffee: {caffeine} mg caffeine", hot: "Hot", iced: "Iced",
             itemDates: "made {made}, best before {expires}"),
         messages: [
             .unknownFruit: "There is no fruit '{id}'.",
@@ -38,8 +38,8 @@ extension Words {
             .emptyName: "A name in both Korean and English is required.",
             .invalidText: "The {field} holds a character that cannot be stored (NUL).",
             .emptyRecipe: "A juice needs at least one fruit.",
-            .outOfStock: "Not enough fruit for {juice}: {shortages}.",
-            .invalidAmount: "{amount} is not taken. Insert one of {accepted}.",
+            .outOfStock: "Not enough fruit for {juice} ({shortages}).",
+            .invalidAmount: "{amount} is not accepted. Insert one of {accepted}.",
             .balanceCap: "Adding {amount} would take the balance past {cap}; it is {balance} now.",
             .insufficientBalance: "The balance is too low: the price is {price}, the balance {balance}.",
             .soldOut: "{product} is sold out.",
@@ -54,7 +54,7 @@ extension Words {
             .imageTooLarge: "The image is too large: at most {max} bytes are taken, this one is {bytes}.",
             .invalidUsername: "A username is 3 to 20 of a-z, 0-9 and _; '{username}' is not.",
             .passwordTooShort: "A password needs at least {min} characters.",
-            .passwordTooLong: "A password can be at most {max} bytes (a Korean letter takes 3); a longer one would be cut short unseen.",
+            .passwordTooLong: "A password can be at most {max} bytes (a Korean letter takes 3); a longer one would be silently truncated.",
             .nameTooLong: "A name can be at most {max} characters.",
             .usernameTaken: "The username '{username}' is taken.",
             .unauthorized: "Please sign in first.",
@@ -82,7 +82,7 @@ extension Words {
             .internalError: "Something went wrong on our side. Please try again.",
         ],
         fields: [
-            "username": "username", "emoji": "emoji", "password": "password", "name": "name", "title": "title", "body": "text",
+            "emoji": "emoji", "password": "password", "name": "name", "title": "title", "body": "text",
         ],
-        kinds: [.wholeNumber: "a whole number", .text: "text", .trueOrFalse: "true or false", .value: "a valid value"])
+        kinds: [.wholeNumber: "a whole number", .text: "text", .value: "a valid value"])
 }

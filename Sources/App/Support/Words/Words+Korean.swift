@@ -25,7 +25,7 @@ extension Words {
             noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
             restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기",
             milkLine: "우유: {farm}, 지방 {fat}%", sodaLine: "탄산: {calories}kcal", sugarFree: "무설탕",
-            coffeeLine: "커피: 카페인 {caffeine}mg, {temperature}", hot: "따뜻한", iced: "차가운",
+            coffeeLine: "{temperature} 커피: 카페인 {caffeine}mg", hot: "따뜻한", iced: "차가운",
             itemDates: "제조 {made}, 유통기한 {expires}"),
         messages: [
             .unknownFruit: "없는 과일이에요: {id}",
@@ -33,8 +33,8 @@ extension Words {
             .notANumber: "정수가 아니에요: {text}",
             .countOutOfRange: "수량은 {min}부터 {max}까지만 돼요. (입력: {count})",
             .amountOutOfRange: "레시피의 과일 수는 {min}부터 {max}까지만 돼요. (입력: {amount})",
-            .invalidID: "쓸 수 없는 아이디예요: {id} (영문자로 시작해 영문자와 숫자로 40자까지)",
-            .duplicate: "이미 있어요: {id}",
+            .invalidID: "쓸 수 없는 ID예요: {id} (영문자로 시작해 영문자와 숫자로 40자까지)",
+            .duplicate: "이미 있는 ID예요: {id}",
             .emptyName: "한국어 이름과 영어 이름이 모두 필요해요.",
             .invalidText: "{field}에 쓸 수 없는 문자(NUL)가 있어요.",
             .emptyRecipe: "쥬스에는 과일이 하나 이상 필요해요.",
@@ -54,7 +54,7 @@ extension Words {
             .imageTooLarge: "이미지가 너무 커요. {max}바이트까지 올릴 수 있어요. (보낸 크기: {bytes}바이트)",
             .invalidUsername: "아이디는 영문 소문자, 숫자, _로 3~20자여야 해요. (입력: {username})",
             .passwordTooShort: "비밀번호는 {min}자 이상이어야 해요.",
-            .passwordTooLong: "비밀번호는 {max}바이트까지예요(한글 한 글자는 3바이트). 더 긴 비밀번호는 몰래 잘리기 때문에 받지 않아요.",
+            .passwordTooLong: "비밀번호는 {max}바이트까지예요(한글 한 글자는 3바이트). 그보다 길면 뒷부분이 잘리기 때문에 받지 않아요.",
             .nameTooLong: "이름은 {max}자까지예요.",
             .usernameTaken: "이미 쓰고 있는 아이디예요: {username}",
             .unauthorized: "먼저 로그인해 주세요.",
@@ -74,7 +74,7 @@ extension Words {
             .wrongType: "'{field}' 항목은 {kind} 형식이어야 해요.",
             .invalidValue: "'{field}' 항목의 값이 올바르지 않아요.",
             .invalidForm: "올바른 multipart 양식이 아니에요.",
-            .invalidLimit: "limit는 1부터 {max}까지의 정수여야 해요.",
+            .invalidLimit: "limit 값은 1부터 {max}까지의 정수여야 해요.",
             .badRequest: "요청이 올바르지 않아요.",
             .busy: "지금 요청이 많아요. 잠시 후 다시 시도해 주세요.",
             .storageFull: "저장 공간이 가득 찼어요. 아무것도 바뀌지 않았어요.",
@@ -82,7 +82,7 @@ extension Words {
             .internalError: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
         ],
         fields: [
-            "username": "아이디", "emoji": "이모지", "password": "비밀번호", "name": "이름", "title": "제목", "body": "내용",
+            "emoji": "이모지", "password": "비밀번호", "name": "이름", "title": "제목", "body": "내용",
         ],
-        kinds: [.wholeNumber: "정수", .text: "문자열", .trueOrFalse: "true/false", .value: "올바른"])
+        kinds: [.wholeNumber: "정수", .text: "문자열", .value: "올바른"])
 }

@@ -31,7 +31,7 @@ struct Words: Sendable {
     private func say(_ value: MessageValue, menu: Menu?) -> String {
         switch value {
         case .text(let text): text
-        case .number(let number): String(number)
+        case .number(let number): Won.grouped(number)
         case .won(let amount): Won.format(amount)
         case .wonList(let amounts): amounts.map(Won.format).joined(separator: ", ")
         case .field(let field): fields[field] ?? field
@@ -113,7 +113,7 @@ enum MessageValue: Sendable {
 
 /// A kind of value the API expected and did not get.
 enum ValueKind: String, CaseIterable, Sendable {
-    case wholeNumber, text, trueOrFalse, value
+    case wholeNumber, text, value
 }
 
 /// A page's words that are not one page's own: the header, the order and stock screens, sign-in.
