@@ -4,7 +4,7 @@ import Membership
 import Storage
 
 /// The seed's two screens: the order screen (`쥬스 주문`) and, as a modal over it, the stock
-/// screen (`재고 추가`). Drawn from the menu data; every control carries its model id.
+/// screen (`재고 수정`). Drawn from the menu data; every control carries its model id.
 struct OrderPage {
     let menu: Menu
     let stock: StockSnapshot
@@ -28,7 +28,7 @@ struct OrderPage {
     func render() -> Response {
         let data = PageData(
             strings: strings,
-            juiceNames: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) }),
+            juiceNames: menu.juiceNames(in: language),
             fruitNames: Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id.rawValue, $0.name[language]) }),
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
@@ -42,8 +42,8 @@ struct OrderPage {
                 return FruitRow(
                     id: fruit.id.rawValue, emoji: fruit.emoji, name: name, count: count,
                     canRemove: count > StockLimits.count.lowerBound, canAdd: count < StockLimits.count.upperBound,
-                    removeLabel: strings.stepLabel(name, strings.remove, language),
-                    addLabel: strings.stepLabel(name, strings.add, language),
+                    removeLabel: strings.removeLabel.filling(["fruit": name]),
+                    addLabel: strings.addLabel.filling(["fruit": name]),
                     countLabel: strings.countLabel.filling(["fruit": name]))
             },
             juices: menu.juices.map { JuiceButton($0, strings: strings, language: language) },
@@ -73,14 +73,21 @@ struct OrderPage {
         let countLabel: String
     }
 
-    /// A juice's order button: `딸바쥬스 주문`, `Order Strawberry Banana Juice`.
+    /// A juice's order button, by the juice's id.
     struct JuiceButton {
         let id: String
         let label: String
 
         init(_ juice: Juice, strings: CommonWords, language: Language) {
             id = juice.id.rawValue
-            label = strings.orderButton(juice.name[language], language)
+            label = strings.orderButton.filling(["juice": juice.name[language]])
         }
+    }
+}
+
+extension Menu {
+    /// Each juice's name in `language`, by id: what the pages' scripts name an order by.
+    func juiceNames(in language: Language) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: juices.map { ($0.id.rawValue, $0.name[language]) })
     }
 }

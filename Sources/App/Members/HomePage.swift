@@ -27,7 +27,7 @@ struct HomePage {
     var words: HomeWords { Words.of(language).home }
 
     func render() -> Response {
-        let names = Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, $0.name[language]) })
+        let names = menu.juiceNames(in: language)
         let strings = CommonWords.of(language)
         return Templates.page("home", Model(
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,

@@ -4,7 +4,6 @@
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const words = page.words;
-const notice = document.getElementById("notice");
 const came = document.getElementById("came");
 const details = document.getElementById("details");
 let shownVersion = page.version;
@@ -109,7 +108,7 @@ for (const button of document.querySelectorAll("[data-restock]")) {
   button.addEventListener("click", () => {
     restocking = button;
     document.getElementById("restock-title").textContent =
-      `${page.names[button.dataset.restock] ?? button.dataset.restock} ${words.restock}`;
+      fill(words.restockTitle, { product: page.names[button.dataset.restock] ?? button.dataset.restock });
     document.getElementById("restock-error").textContent = "";
     const count = document.getElementById("restock-count");
     count.value = "1";

@@ -127,7 +127,7 @@ struct SalesChart {
 /// The vending screen's own words.
 struct VendingWords: Encodable, Sendable {
     let title, balance, returnChange, restock, buy, history, sales, soldOut, returned: String
-    let noSales, failed, came, restockCount, restockRange, add, close: String
+    let noSales, failed, came, restockTitle, restockCount, restockRange, add, close: String
     /// A product's description line (`ProductDescription`).
     let milkLine, sodaLine, sugarFree, coffeeLine, hot, iced, itemDates: String
 }

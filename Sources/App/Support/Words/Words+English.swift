@@ -3,9 +3,10 @@ extension Words {
     static let english = Words(
         language: .en,
         common: CommonWords(
-            orderScreenTitle: "Juice Order", orderSuffix: "Order", editStock: "Edit Stock",
+            orderScreenTitle: "Juice Order", orderButton: "Order {juice}", editStock: "Edit Stock",
             made: "{juice} is ready! Enjoy!", shortage: "Not enough fruit. Edit the stock?",
-            ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Edit Stock", remove: "remove one", add: "add one", close: "Close",
+            ok: "OK", yes: "Yes", no: "No", stockScreenTitle: "Edit Stock", removeLabel: "{fruit}: remove one",
+            addLabel: "{fruit}: add one", close: "Close",
             username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
             signUp: "Sign up", name: "Name", signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine",
             home: "Home", staffOnly: "Only staff can edit the stock.", failed: "Something went wrong. Please try again.",
@@ -23,7 +24,7 @@ extension Words {
             title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",
             buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",
             noSales: "No sales yet", failed: "Something went wrong", came: "Here is your {product}!",
-            restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close",
+            restockTitle: "Add stock: {product}", restockCount: "How many to add", restockRange: "1–{max}", add: "Add", close: "Close",
             milkLine: "Milk: {farm}, {fat}% fat", sodaLine: "Soda: {calories} kcal", sugarFree: "sugar-free",
             coffeeLine: "{temperature} coffee: {caffeine} mg caffeine", hot: "Hot", iced: "Iced",
             itemDates: "made {made}, best before {expires}"),

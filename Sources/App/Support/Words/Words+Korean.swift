@@ -3,9 +3,10 @@ extension Words {
     static let korean = Words(
         language: .ko,
         common: CommonWords(
-            orderScreenTitle: "쥬스 주문", orderSuffix: "주문", editStock: "재고수정",
+            orderScreenTitle: "쥬스 주문", orderButton: "{juice} 주문", editStock: "재고수정",
             made: "{juice} 나왔습니다! 맛있게 드세요!", shortage: "재료가 모자라요. 재고를 수정할까요?",
-            ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 수정", remove: "빼기", add: "더하기", close: "닫기",
+            ok: "확인", yes: "예", no: "아니오", stockScreenTitle: "재고 수정", removeLabel: "{fruit} 빼기", addLabel: "{fruit} 더하기",
+            close: "닫기",
             username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
             signUp: "가입하기", name: "이름", signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기",
             home: "홈", staffOnly: "직원만 재고를 수정할 수 있어요.", failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
@@ -23,7 +24,7 @@ extension Words {
             title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
             history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",
             noSales: "아직 판매가 없어요", failed: "요청을 처리하지 못했어요", came: "{product} 나왔습니다!",
-            restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기",
+            restockTitle: "{product} 재고 추가", restockCount: "추가할 개수", restockRange: "1–{max}", add: "추가", close: "닫기",
             milkLine: "우유: {farm}, 지방 {fat}%", sodaLine: "탄산: {calories}kcal", sugarFree: "무설탕",
             coffeeLine: "{temperature} 커피: 카페인 {caffeine}mg", hot: "따뜻한", iced: "차가운",
             itemDates: "제조 {made}, 유통기한 {expires}"),

@@ -119,7 +119,8 @@ enum ValueKind: String, CaseIterable, Sendable {
 /// A page's words that are not one page's own: the header, the order and stock screens, sign-in.
 struct CommonWords: Encodable, Sendable {
     let orderScreenTitle: String
-    let orderSuffix: String
+    /// A juice's order button: `딸바쥬스 주문`, `Order Strawberry Banana Juice`.
+    let orderButton: String
     let editStock: String
     let made: String
     let shortage: String
@@ -127,8 +128,9 @@ struct CommonWords: Encodable, Sendable {
     let yes: String
     let no: String
     let stockScreenTitle: String
-    let remove: String
-    let add: String
+    /// A fruit's −/+ buttons on the stock screen: `딸기 빼기`, `Strawberry: add one`.
+    let removeLabel: String
+    let addLabel: String
     let close: String
     let username: String
     let password: String
@@ -154,14 +156,4 @@ struct CommonWords: Encodable, Sendable {
     let staffEditsStock: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
-
-    /// `딸바쥬스 주문` in Korean, `Order Strawberry Banana Juice` in English.
-    func orderButton(_ juiceName: String, _ language: Language) -> String {
-        language == .ko ? "\(juiceName) \(orderSuffix)" : "\(orderSuffix) \(juiceName)"
-    }
-
-    /// `딸기 더하기` in Korean, `Strawberry: add one` in English.
-    func stepLabel(_ fruitName: String, _ action: String, _ language: Language) -> String {
-        language == .ko ? "\(fruitName) \(action)" : "\(fruitName): \(action)"
-    }
 }
