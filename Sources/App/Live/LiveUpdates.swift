@@ -35,17 +35,19 @@ public final class LiveUpdates: Sendable {
     public func subscribe() -> AsyncStream<LiveEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(8))
+        // The gauge is set under the lock: set after it, two streams ending at once could record
+        // their counts out of order and leave a stale count that nothing corrects.
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            gauge.record(listeners.withLock { listeners in
+            listeners.withLock { listeners in
                 listeners.removeValue(forKey: id)
-                return listeners.count
-            })
+                gauge.record(listeners.count)
+            }
         }
-        gauge.record(listeners.withLock { listeners in
+        listeners.withLock { listeners in
             listeners[id] = continuation
-            return listeners.count
-        })
+            gauge.record(listeners.count)
+        }
         return stream
     }
 
