@@ -2,7 +2,7 @@ import Foundation
 
 /// Days as the shop counts them: in its own time zone. Shared by every part of the shop
 /// (vending dates, events, "hide for today").
-public struct ShopCalendar: Sendable {
+public struct ShopCalendar: Hashable, Sendable {
     public let calendar: Calendar
 
     public init(timeZone: TimeZone = .current) {
@@ -14,6 +14,12 @@ public struct ShopCalendar: Sendable {
     /// The midnight that starts the day after `now`.
     public func startOfNextDay(after now: Date) -> Date {
         calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!
+    }
+
+    /// The shop day `moment` falls in, as `YYYY-MM-DD`: order numbers start again at 1 on each.
+    public func dayText(of moment: Date) -> String {
+        let fields = calendar.dateComponents([.year, .month, .day], from: moment)
+        return String(format: "%04d-%02d-%02d", fields.year!, fields.month!, fields.day!)
     }
 
     /// `YYYY-MM-DD` as the midnight starting that day; nil for anything else, such as 2026-02-30.

@@ -3,8 +3,13 @@ import struct Foundation.Date
 /// A write to the fruit stock or the menu, as asked: data, so that an engine can take many at
 /// once and decide them all against one reading of the book.
 public enum StockWrite: Hashable, Sendable {
-    /// Make a juice; `member` links the order to a member's account.
-    case order(JuiceID, member: Int64?)
+    /// Make a juice; `member` links the order to a member's account. A `pickup` order joins the
+    /// queue as `received`; otherwise it is made on the spot and `pickedUp` at once.
+    case order(JuiceID, member: Int64?, pickup: Bool = false)
+    /// Staff move a queued order forward.
+    case move(order: Int64, to: OrderStatus)
+    /// Cancel an order, putting its recipe's fruit back.
+    case cancel(order: Int64, by: Canceller)
     /// Staff change one fruit's count.
     case change(FruitID, StockChange)
     /// A new fruit with its first count (a delivery).
@@ -14,10 +19,18 @@ public enum StockWrite: Hashable, Sendable {
     /// Checks what can be checked before anything is read, so bad input never waits for a turn.
     public func validate() throws(JuiceBarError) {
         switch self {
-        case .order: break
+        case .order, .move, .cancel: break
         case .change(_, let change): try change.validate()
         case .addFruit(_, let count): try StockLimits.validate(count: count)
         case .addJuice: break
+        }
+    }
+
+    /// The stored order this write acts on, which the book must hold to decide it.
+    public var existingOrder: Int64? {
+        switch self {
+        case .move(let order, _), .cancel(let order, _): order
+        default: nil
         }
     }
 }
@@ -27,6 +40,8 @@ public enum StockWrite: Hashable, Sendable {
 public struct StockPlan: Hashable, Sendable {
     /// The order made, without its id.
     public var order: Order?
+    /// An order moved or cancelled, as it now is.
+    public var changedOrder: Order?
     /// The member the order is linked to.
     public var member: Int64?
     /// Ledger lines, without their ids (and, for an order's, without the order's id).
@@ -38,33 +53,73 @@ public struct StockPlan: Hashable, Sendable {
 }
 
 /// The fruit stock and the menu as the last commit left them: what every stock write is decided
-/// against. The one place the rules for orders, edits and new menu items are applied; engines
-/// only read the book and store the plans it gives.
+/// against. The one place the rules for orders, the queue, edits and new menu items are applied;
+/// engines only read the book and store the plans it gives.
 public struct JuiceBarBook: Hashable, Sendable {
     public var menu: Menu
     public var stock: Stock
+    /// The orders the writes being decided act on (moves, cancels), by id.
+    public var orders: [Int64: Order]
+    /// The last number given on each shop day the writes fall on (none yet: absent).
+    public var lastNumbers: [String: Int]
+    public var calendar: ShopCalendar
 
-    public init(menu: Menu, stock: Stock) {
+    public init(menu: Menu, stock: Stock, orders: [Int64: Order] = [:], lastNumbers: [String: Int] = [:],
+                calendar: ShopCalendar = ShopCalendar()) {
         self.menu = menu
         self.stock = stock
+        self.orders = orders
+        self.lastNumbers = lastNumbers
+        self.calendar = calendar
     }
 
     /// Decides `write` by `actor` at `time`: changes the book as the write does and returns what
-    /// to store; throws the refusal (`OutOfStock`, `JuiceBarError`) and leaves the book as it was.
+    /// to store; throws the refusal (`OutOfStock`, `JuiceBarError`, `OrderError`) and leaves the
+    /// book as it was.
     public mutating func decide(_ write: StockWrite, actor: String, at time: Date) throws -> StockPlan {
         try write.validate()
         var plan = StockPlan()
         switch write {
-        case .order(let juiceID, let member):
+        case .order(let juiceID, let member, let pickup):
             let juice = try menu.requireJuice(juiceID)
             try stock.deduct(juice)
-            plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor)
+            let day = calendar.dayText(of: time)
+            let number = lastNumbers[day, default: 0] + 1
+            lastNumbers[day] = number
+            plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor, number: number, day: day,
+                               status: pickup ? .received : .pickedUp, readyTime: pickup ? nil : time,
+                               pickup: pickup, member: member)
             plan.member = member
             for ingredient in juice.recipe {
                 plan.counts[ingredient.fruit] = stock[ingredient.fruit]
                 plan.ledger.append(LedgerEntry(
                     id: 0, time: time, fruit: ingredient.fruit, delta: -ingredient.amount,
                     countAfter: stock[ingredient.fruit], cause: .order, juice: juiceID, orderID: nil, actor: actor))
+            }
+        case .move(let id, let status):
+            var order = try requireOrder(id)
+            guard order.status.canMove(to: status) else { throw OrderError.cannotMove(from: order.status, to: status) }
+            order.move(to: status, at: time)
+            orders[id] = order
+            plan.changedOrder = order
+        case .cancel(let id, let canceller):
+            var order = try requireOrder(id)
+            try OrderRules.mayCancel(order, by: canceller)
+            let juice = try menu.requireJuice(order.juice)
+            var returned = stock
+            for ingredient in juice.recipe {
+                returned[ingredient.fruit] += ingredient.amount
+                try StockLimits.validate(count: returned[ingredient.fruit])
+            }
+            stock = returned
+            order.move(to: .cancelled, at: time)
+            orders[id] = order
+            plan.changedOrder = order
+            for ingredient in juice.recipe {
+                plan.counts[ingredient.fruit] = stock[ingredient.fruit]
+                plan.ledger.append(LedgerEntry(
+                    id: 0, time: time, fruit: ingredient.fruit, delta: ingredient.amount,
+                    countAfter: stock[ingredient.fruit], cause: .cancel, juice: order.juice, orderID: id, actor: actor))
             }
         case .change(let fruit, let change):
             _ = try menu.requireFruit(fruit)
@@ -90,5 +145,10 @@ public struct JuiceBarBook: Hashable, Sendable {
             plan.newJuice = juice
         }
         return plan
+    }
+
+    private func requireOrder(_ id: Int64) throws(OrderError) -> Order {
+        guard let order = orders[id] else { throw .unknownOrder(id) }
+        return order
     }
 }

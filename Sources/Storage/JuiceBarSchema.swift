@@ -60,4 +60,47 @@ enum JuiceBarSchema {
                 """)
         }
     }
+
+    /// The queue: each order's number within its shop day, its status and when it changed, and
+    /// cancels in the ledger. Orders made before were made on the spot: `pickedUp`, numbered in
+    /// the order they came on each (UTC) day. SQLite cannot change a CHECK, so the ledger is
+    /// copied into a table that allows `cancel`.
+    static func registerQueue(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("juiceBar.v3.queue") { db in
+            try db.execute(sql: """
+                ALTER TABLE juiceOrder ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE juiceOrder ADD COLUMN day TEXT NOT NULL DEFAULT '';
+                ALTER TABLE juiceOrder ADD COLUMN status TEXT NOT NULL DEFAULT 'pickedUp'
+                    CHECK (status IN ('received', 'making', 'ready', 'pickedUp', 'cancelled'));
+                ALTER TABLE juiceOrder ADD COLUMN statusTime REAL NOT NULL DEFAULT 0;
+                ALTER TABLE juiceOrder ADD COLUMN readyTime REAL;
+                ALTER TABLE juiceOrder ADD COLUMN pickup INTEGER NOT NULL DEFAULT 0;
+                UPDATE juiceOrder SET day = date(time, 'unixepoch'), statusTime = time, readyTime = time;
+                CREATE INDEX juiceOrder_dayId ON juiceOrder(day, id);
+                UPDATE juiceOrder SET number =
+                    (SELECT COUNT(*) FROM juiceOrder o WHERE o.day = juiceOrder.day AND o.id <= juiceOrder.id);
+                DROP INDEX juiceOrder_dayId;
+                CREATE UNIQUE INDEX juiceOrder_dayNumber ON juiceOrder(day, number);
+                CREATE INDEX juiceOrder_active ON juiceOrder(id) WHERE status IN ('received', 'making', 'ready');
+                CREATE INDEX juiceOrder_pickupReady ON juiceOrder(readyTime) WHERE pickup AND readyTime IS NOT NULL;
+
+                CREATE TABLE stockLedgerWithCancel (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time DATETIME NOT NULL,
+                    fruitId TEXT NOT NULL REFERENCES fruit(id),
+                    delta INTEGER NOT NULL,
+                    countAfter INTEGER NOT NULL,
+                    cause TEXT NOT NULL CHECK (cause IN ('order', 'edit', 'delivery', 'cancel')),
+                    juiceId TEXT REFERENCES juice(id),
+                    orderId INTEGER REFERENCES juiceOrder(id),
+                    actor TEXT NOT NULL
+                );
+                INSERT INTO stockLedgerWithCancel SELECT id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor
+                    FROM stockLedger;
+                DROP TABLE stockLedger;
+                ALTER TABLE stockLedgerWithCancel RENAME TO stockLedger;
+                CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
+                """)
+        }
+    }
 }

@@ -38,15 +38,35 @@ public protocol JuiceBarStore: Sendable {
 
     /// Stock changes, newest first; the newest `limit` when given.
     func ledger(limit: Int?) async throws -> [LedgerEntry]
+
+    func order(id: Int64) async throws -> Order?
+
+    /// The active orders (`received`, `making`, `ready`), oldest first.
+    func queue() async throws -> [Order]
+
+    /// The average seconds from `received` to `ready` of the most recent pickup orders made
+    /// (`OrderRules.recentOrdersForAverage`); nil before the first.
+    func averageReadySeconds() async throws -> Double?
 }
 
 extension JuiceBarStore {
     /// Checks every ingredient and deducts them all, or deducts nothing: throws `OutOfStock`
     /// naming every short fruit, or `JuiceBarError.unknownJuice`. `member` links the order to a
     /// member's account.
-    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil) async throws -> OrderReceipt {
-        let commit = try await commit(.order(juice, member: member), actor: actor)
+    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false) async throws -> OrderReceipt {
+        let commit = try await commit(.order(juice, member: member, pickup: pickup), actor: actor)
         return OrderReceipt(order: commit.plan.order!, stock: commit.snapshot)
+    }
+
+    /// Staff move a queued order forward; throws `OrderError` for an unknown order or a move back.
+    public func move(order: Int64, to status: OrderStatus, actor: String) async throws -> Order {
+        try await commit(.move(order: order, to: status), actor: actor).plan.changedOrder!
+    }
+
+    /// Cancels an order and puts its fruit back, with `cancel` lines in the ledger.
+    public func cancel(order: Int64, by canceller: Canceller, actor: String) async throws -> OrderReceipt {
+        let commit = try await commit(.cancel(order: order, by: canceller), actor: actor)
+        return OrderReceipt(order: commit.plan.changedOrder!, stock: commit.snapshot)
     }
 
     /// Changes one fruit's count as staff asked, with its ledger entry.

@@ -97,6 +97,8 @@ public final class SQLiteDatabase: Sendable {
         SQLiteVendingStore.register(in: &migrator)
         SQLiteContentStore.register(in: &migrator)
         JuiceBarSchema.registerMemberOrders(in: &migrator)
+        JuiceBarSchema.registerQueue(in: &migrator)
+        SQLiteIdempotencyStore.register(in: &migrator)
         return migrator
     }
 

@@ -10,12 +10,12 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     private let now: @Sendable () -> Date
     private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
-    public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(database: SQLiteDatabase, calendar: ShopCalendar = ShopCalendar(), now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
             try await database.writer.write { db in
-                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db))
+                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db, for: BookNeeds(batch, calendar: calendar)))
                 return decided.answers(try Self.store(decided.plans, in: db))
             }
         }
@@ -39,7 +39,31 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM juiceOrder WHERE ?1 IS NULL OR accountId = ?1 ORDER BY id DESC LIMIT ?2",
                 arguments: [member, limit ?? -1])
-                .map { Order(id: $0["id"], juice: JuiceID($0["juiceId"]), time: $0["time"], actor: $0["actor"]) }
+                .map(Self.order)
+        }
+    }
+
+    public func order(id: Int64) async throws -> Order? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM juiceOrder WHERE id = ?", arguments: [id]).map(Self.order)
+        }
+    }
+
+    public func queue() async throws -> [Order] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM juiceOrder WHERE status IN ('received', 'making', 'ready') ORDER BY id
+                """)).map(Self.order)
+        }
+    }
+
+    public func averageReadySeconds() async throws -> Double? {
+        try await database.pool.read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT AVG(readyTime - time) FROM (
+                    SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL
+                    ORDER BY readyTime DESC LIMIT ?)
+                """, arguments: [OrderRules.recentOrdersForAverage])
         }
     }
 
@@ -76,8 +100,23 @@ extension SQLiteJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    static func fetchBook(_ db: Database) throws -> JuiceBarBook {
-        JuiceBarBook(menu: try fetchMenu(db), stock: try fetchStock(db))
+    static func fetchBook(_ db: Database, for needs: BookNeeds) throws -> JuiceBarBook {
+        var book = JuiceBarBook(menu: try fetchMenu(db), stock: try fetchStock(db), calendar: needs.calendar)
+        for day in needs.days {
+            book.lastNumbers[day] = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(number) FROM juiceOrder WHERE day = ?"), arguments: [day])
+        }
+        for id in needs.orders {
+            book.orders[id] = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM juiceOrder WHERE id = ?"), arguments: [id]).map(order)
+        }
+        return book
+    }
+
+    static func order(_ row: Row) -> Order {
+        Order(id: row["id"], juice: JuiceID(row["juiceId"]), time: row["time"], actor: row["actor"],
+              number: row["number"], day: row["day"], status: OrderStatus(rawValue: row["status"]) ?? .pickedUp,
+              statusTime: row["statusTime"], readyTime: row["readyTime"], pickup: row["pickup"], member: row["accountId"])
     }
 
     /// Writes a batch's plans: each new fruit or juice, each order and its ledger lines (ids from
@@ -90,9 +129,19 @@ extension SQLiteJuiceBarStore {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
             if let juice = plan.newJuice { try insert(juice, in: db) }
             if let order = plan.order {
-                try db.cachedStatement(sql: "INSERT INTO juiceOrder (juiceId, time, actor, accountId) VALUES (?, ?, ?, ?)")
-                    .execute(arguments: [order.juice.rawValue, order.time.storedValue, order.actor, plan.member])
+                try db.cachedStatement(sql: """
+                    INSERT INTO juiceOrder (juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [
+                        order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number, order.day,
+                        order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.pickup,
+                    ])
                 plan.order?.id = db.lastInsertedRowID
+            }
+            if let order = plan.changedOrder {
+                try db.cachedStatement(sql: "UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?")
+                    .execute(arguments: [order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue,
+                                         order.id])
             }
             plan.ledger = try plan.ledgerLines(orderID: plan.order?.id).map { line in
                 var line = line

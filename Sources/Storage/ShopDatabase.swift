@@ -1,4 +1,5 @@
 import Foundation
+import JuiceBar
 
 /// Tells a process when another one (the CLI, another server) has committed a change, so that
 /// what it holds in memory can be read again.
@@ -19,29 +20,35 @@ public struct ShopDatabase: Sendable {
     public let vending: any VendingStore
     public let accounts: any AccountStore
     public let content: any ContentStore
+    /// Answers kept for requests that carry an `Idempotency-Key`.
+    public let idempotency: any IdempotencyStore
     /// Commits made by other processes.
     public let changes: any ChangeFeed
     private let closeConnections: @Sendable () async -> Void
 
     /// Opens (creating and migrating as needed) the database at `location`.
     /// `now` is the clock the stores stamp orders, accounts and sessions with.
-    public static func open(_ location: String, now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
+    /// `calendar` says when a shop day begins: order numbers start again at 1 on each.
+    public static func open(_ location: String, calendar: ShopCalendar = ShopCalendar(),
+                            now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
         if let url = try PostgresLocation(location) {
             let database = try await PostgresDatabase(url)
             return ShopDatabase(
-                juiceBar: PostgresJuiceBarStore(database: database, now: now),
+                juiceBar: PostgresJuiceBarStore(database: database, calendar: calendar, now: now),
                 vending: PostgresVendingStore(database: database),
                 accounts: PostgresAccountStore(database: database, now: now),
                 content: PostgresContentStore(database: database),
+                idempotency: PostgresIdempotencyStore(database: database),
                 changes: database.changeFeed,
                 closeConnections: { await database.close() })
         }
         let database = try SQLiteDatabase(path: location)
         return ShopDatabase(
-            juiceBar: SQLiteJuiceBarStore(database: database, now: now),
+            juiceBar: SQLiteJuiceBarStore(database: database, calendar: calendar, now: now),
             vending: SQLiteVendingStore(database: database),
             accounts: SQLiteAccountStore(database: database, now: now),
             content: SQLiteContentStore(database: database),
+            idempotency: SQLiteIdempotencyStore(database: database),
             changes: try database.makeChangeWatcher(),
             closeConnections: {})
     }

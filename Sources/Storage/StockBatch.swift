@@ -65,12 +65,30 @@ extension DecidedStockBatch {
 }
 
 extension StockPlan {
-    /// The ledger lines an engine writes for this plan once the order (if any) has its id.
+    /// The ledger lines an engine writes for this plan once the order (if any) has its id; a
+    /// cancel's lines already name the order they give fruit back for.
     func ledgerLines(orderID: Int64?) -> [LedgerEntry] {
         ledger.map { line in
             var line = line
-            line.orderID = line.cause == .order ? orderID : nil
+            if line.cause == .order { line.orderID = orderID }
             return line
         }
+    }
+}
+
+/// What a batch's book must hold besides the menu and stock: the stored orders its writes act
+/// on, and the last number given on each shop day its new orders fall on.
+struct BookNeeds {
+    let calendar: ShopCalendar
+    let orders: Set<Int64>
+    let days: Set<String>
+
+    init(_ batch: [PendingWrite<StockWrite>], calendar: ShopCalendar) {
+        self.calendar = calendar
+        orders = Set(batch.compactMap(\.write.existingOrder))
+        days = Set(batch.compactMap { pending in
+            guard case .order = pending.write else { return nil }
+            return calendar.dayText(of: pending.time)
+        })
     }
 }

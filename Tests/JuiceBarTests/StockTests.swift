@@ -80,7 +80,8 @@ import Testing
     @Test func anOrderPlansTheOrderItsLedgerLinesAndTheNewCounts() throws {
         var book = JuiceBarBook(menu: .seed, stock: Stock(["strawberry": 10, "banana": 10]))
         let plan = try book.decide(.order("strawberryBananaJuice", member: 7), actor: "guest", at: time)
-        #expect(plan.order == Order(id: 0, juice: "strawberryBananaJuice", time: time, actor: "guest"))
+        #expect(plan.order == Order(id: 0, juice: "strawberryBananaJuice", time: time, actor: "guest", number: 1,
+                                    day: book.calendar.dayText(of: time), status: .pickedUp, readyTime: time, member: 7))
         #expect(plan.member == 7)
         #expect(plan.counts == ["strawberry": 0, "banana": 9])
         #expect(plan.ledger.map(\.delta) == [-10, -1])

@@ -12,12 +12,13 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     private let now: @Sendable () -> Date
     private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
-    init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
+    init(database: PostgresDatabase, calendar: ShopCalendar, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
             try await database.write(.fruitStock) { connection, lock in
-                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection, lock))
+                let needs = BookNeeds(batch, calendar: calendar)
+                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection, lock, needs))
                 let plans = decided.plans
                 guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
                 return (decided.answers(try await Self.store(plans, in: connection)), true)
@@ -48,13 +49,39 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
         try await database.rows("""
-            SELECT id, juice_id, time, actor FROM juice_order
+            SELECT \(unescaped: Self.orderColumns) FROM juice_order
             WHERE \(member)::bigint IS NULL OR account_id = \(member)
             ORDER BY id DESC LIMIT \(limit)
-            """).map { row in
-            let (id, juice, time, actor) = try row.decode((Int64, String, Double, String).self)
-            return Order(id: id, juice: JuiceID(juice), time: Date(storedValue: time), actor: actor)
-        }
+            """).map(Self.order)
+    }
+
+    public func order(id: Int64) async throws -> Order? {
+        try await database.rows("SELECT \(unescaped: Self.orderColumns) FROM juice_order WHERE id = \(id)").first.map(Self.order)
+    }
+
+    public func queue() async throws -> [Order] {
+        try await database.rows("""
+            SELECT \(unescaped: Self.orderColumns) FROM juice_order
+            WHERE status IN ('received', 'making', 'ready') ORDER BY id
+            """).map(Self.order)
+    }
+
+    public func averageReadySeconds() async throws -> Double? {
+        try await database.row("""
+            SELECT avg(ready_time - time) FROM (
+                SELECT ready_time, time FROM juice_order WHERE pickup AND ready_time IS NOT NULL
+                ORDER BY ready_time DESC LIMIT \(OrderRules.recentOrdersForAverage)) recent
+            """).decode(Double?.self)
+    }
+
+    static let orderColumns = "id, juice_id, time, actor, number, day, status, status_time, ready_time, pickup, account_id"
+
+    static func order(_ row: PostgresRow) throws -> Order {
+        let (id, juice, time, actor, number, day, status, statusTime, readyTime, pickup, member) =
+            try row.decode((Int64, String, Double, String, Int, String, String, Double, Double?, Bool, Int64?).self)
+        return Order(id: id, juice: JuiceID(juice), time: Date(storedValue: time), actor: actor, number: number, day: day,
+                     status: OrderStatus(rawValue: status) ?? .pickedUp, statusTime: Date(storedValue: statusTime),
+                     readyTime: readyTime.map(Date.init(storedValue:)), pickup: pickup, member: member)
     }
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
@@ -92,20 +119,32 @@ extension PostgresJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    /// Takes the fruit stock's lock and reads the menu and the counts, in one prepared statement:
-    /// a row per fruit, then a row per recipe line.
-    static func fetchBook(_ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock) async throws -> JuiceBarBook {
-        var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock())
-        for try await (isJuice, id, ko, en, detail, number) in try await connection.execute(
-            LockAndReadBook(lock: lock), logger: PostgresConnection.quiet) {
-            if !isJuice {
-                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: detail))
-                book.stock[FruitID(id)] = number
-            } else if book.menu.juices.last?.id == JuiceID(id) {
-                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(detail), amount: number))
-            } else {
-                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en),
-                                              recipe: [Ingredient(fruit: FruitID(detail), amount: number)]))
+    /// Takes the fruit stock's lock and reads the book in one prepared statement: a row per
+    /// fruit, a row per recipe line, the last number of each day asked, and each order asked.
+    static func fetchBook(
+        _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ needs: BookNeeds
+    ) async throws -> JuiceBarBook {
+        var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock(), calendar: needs.calendar)
+        for try await row in try await connection.execute(
+            LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet) {
+            let (kind, id, ko, en, detail, number, orderID, status, actor, time, statusTime, readyTime, pickup, member) = row
+            switch kind {
+            case 0:
+                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko!, en: en!), emoji: detail!))
+                book.stock[FruitID(id)] = number!
+            case 1 where book.menu.juices.last?.id == JuiceID(id):
+                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(detail!), amount: number!))
+            case 1:
+                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko!, en: en!),
+                                              recipe: [Ingredient(fruit: FruitID(detail!), amount: number!)]))
+            case 2:
+                book.lastNumbers[id] = number
+            default:
+                book.orders[orderID!] = Order(
+                    id: orderID!, juice: JuiceID(id), time: Date(storedValue: time!), actor: actor!, number: number!,
+                    day: detail!, status: OrderStatus(rawValue: status!) ?? .pickedUp,
+                    statusTime: Date(storedValue: statusTime!), readyTime: readyTime.map(Date.init(storedValue:)),
+                    pickup: pickup!, member: member)
             }
         }
         return book
@@ -128,17 +167,25 @@ extension PostgresJuiceBarStore {
             return plan.ledger.map { ($0, $0.cause == .order ? orderPlace : 0) }
         }
         let counts = plans.reduce(into: [FruitID: Int]()) { $0.merge($1.counts) { _, newer in newer } }
+        // An order moved twice in one batch is stored as it ends up.
+        let moved = Array(plans.reduce(into: [Int64: Order]()) { moved, plan in
+            if let order = plan.changedOrder { moved[order.id] = order }
+        }.values)
         var orderIDs: [Int64] = []
         var lineIDs: [Int64] = []
         var version: Int64 = 0
         let statement = StoreBatch(
             orderJuices: orders.map(\.juice.rawValue), orderTimes: orders.map(\.time.storedValue),
-            orderActors: orders.map(\.actor), orderMembers: plans.filter { $0.order != nil }.map { $0.member ?? 0 },
+            orderActors: orders.map(\.actor), orderMembers: orders.map { $0.member ?? 0 },
+            orderNumbers: orders.map(\.number), orderDays: orders.map(\.day), orderStatuses: orders.map(\.status.rawValue),
+            orderReadyTimes: orders.map { $0.readyTime?.storedValue ?? -1 }, orderPickups: orders.map(\.pickup),
             lineTimes: lines.map(\.line.time.storedValue), lineFruits: lines.map(\.line.fruit.rawValue),
             lineDeltas: lines.map(\.line.delta), lineCountsAfter: lines.map(\.line.countAfter),
             lineCauses: lines.map(\.line.cause.rawValue), lineJuices: lines.map { $0.line.juice?.rawValue ?? "" },
-            linePlaces: lines.map(\.order), lineActors: lines.map(\.line.actor),
-            countFruits: counts.keys.map(\.rawValue), counts: Array(counts.values))
+            linePlaces: lines.map(\.order), lineOrders: lines.map { $0.line.orderID ?? 0 }, lineActors: lines.map(\.line.actor),
+            countFruits: counts.keys.map(\.rawValue), counts: Array(counts.values),
+            movedOrders: moved.map(\.id), movedStatuses: moved.map(\.status.rawValue),
+            movedTimes: moved.map(\.statusTime.storedValue), movedReadyTimes: moved.map { $0.readyTime?.storedValue ?? -1 })
         for try await (kind, id) in try await connection.execute(statement, logger: PostgresConnection.quiet) {
             switch kind {
             case 0: orderIDs.append(id)
@@ -163,18 +210,22 @@ extension PostgresJuiceBarStore {
         return StoredStockPlans(plans: stored, version: lineIDs.max() ?? version)
     }
 
-    /// The book's statement (the schema's `fruit_stock_book`), prepared once per connection.
+    /// The book's statement (the schema's `juice_bar_book`), prepared once per connection.
     struct LockAndReadBook: PostgresPreparedStatement {
-        static let sql = "SELECT * FROM fruit_stock_book($1, $2, $3)"
-        typealias Row = (Bool, String, String, String, String, Int)
+        static let sql = "SELECT * FROM juice_bar_book($1, $2, $3, $4, $5)"
+        typealias Row = (Int16, String, String?, String?, String?, Int?, Int64?, String?, String?, Double?, Double?,
+                         Double?, Bool?, Int64?)
 
         let lock: PostgresDatabase.PartLock
+        let needs: BookNeeds
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 5)
             bindings.append(lock.key)
             bindings.append(lock.channel)
             bindings.append(lock.instance)
+            bindings.append(Array(needs.days))
+            bindings.append(Array(needs.orders))
             return bindings
         }
 
@@ -182,51 +233,70 @@ extension PostgresJuiceBarStore {
     }
 
     /// The statement that stores a batch, prepared once per connection so that PostgreSQL plans
-    /// it once: the orders, their ledger lines (each line names its order by its place among the
-    /// batch's orders, 1, 2, …, or 0), and the counts. Answers (0, order id), (1, line id), and
-    /// (2, the newest line id before this statement).
+    /// it once: the orders, their ledger lines (each line names a new order by its place among the
+    /// batch's orders, 1, 2, …, or a stored order by its id, or neither: 0), the counts, and the
+    /// orders moved or cancelled (a ready time of -1: none). Answers (0, order id), (1, line id),
+    /// and (2, the newest line id before this statement).
     struct StoreBatch: PostgresPreparedStatement {
         static let sql = """
             WITH made AS (
-                INSERT INTO juice_order (juice_id, time, actor, account_id)
-                SELECT juice, time, actor, nullif(member, 0)
-                FROM unnest($1::text[], $2::float8[], $3::text[], $4::int8[]) WITH ORDINALITY AS o(juice, time, actor, member, n)
+                INSERT INTO juice_order (juice_id, time, actor, account_id, number, day, status, status_time, ready_time, pickup)
+                SELECT juice, time, actor, nullif(member, 0), number, day, status, time, nullif(ready, -1), pickup
+                FROM unnest($1::text[], $2::float8[], $3::text[], $4::int8[], $5::int8[], $6::text[], $7::text[],
+                            $8::float8[], $9::bool[])
+                     WITH ORDINALITY AS o(juice, time, actor, member, number, day, status, ready, pickup, n)
                 ORDER BY n
                 RETURNING id
             ), placed AS (
                 SELECT id, row_number() OVER (ORDER BY id) AS place FROM made
             ), recorded AS (
                 INSERT INTO stock_ledger (time, fruit_id, delta, count_after, cause, juice_id, order_id, actor)
-                SELECT l.time, l.fruit, l.delta, l.count_after, l.cause, nullif(l.juice, ''), placed.id, l.actor
-                FROM unnest($5::float8[], $6::text[], $7::int8[], $8::int8[], $9::text[], $10::text[], $11::int8[], $12::text[])
-                     WITH ORDINALITY AS l(time, fruit, delta, count_after, cause, juice, place, actor, n)
+                SELECT l.time, l.fruit, l.delta, l.count_after, l.cause, nullif(l.juice, ''),
+                       coalesce(placed.id, nullif(l.order_id, 0)), l.actor
+                FROM unnest($10::float8[], $11::text[], $12::int8[], $13::int8[], $14::text[], $15::text[], $16::int8[],
+                            $17::int8[], $18::text[])
+                     WITH ORDINALITY AS l(time, fruit, delta, count_after, cause, juice, place, order_id, actor, n)
                 LEFT JOIN placed ON placed.place = l.place
                 ORDER BY l.n
                 RETURNING id
             ), counted AS (
                 UPDATE fruit SET count = c.count
-                FROM unnest($13::text[], $14::int8[]) AS c(id, count)
+                FROM unnest($19::text[], $20::int8[]) AS c(id, count)
                 WHERE fruit.id = c.id
                 RETURNING fruit.id
+            ), moved AS (
+                UPDATE juice_order SET status = m.status, status_time = m.time, ready_time = nullif(m.ready, -1)
+                FROM unnest($21::int8[], $22::text[], $23::float8[], $24::float8[]) AS m(id, status, time, ready)
+                WHERE juice_order.id = m.id
+                RETURNING juice_order.id
             )
             SELECT 0, id FROM made
             UNION ALL SELECT 1, id FROM recorded
             UNION ALL SELECT 2, coalesce(max(id), 0) FROM stock_ledger
             UNION ALL SELECT 3, count(*) FROM counted
+            UNION ALL SELECT 4, count(*) FROM moved
             """
         typealias Row = (Int, Int64)
 
         var orderJuices: [String], orderTimes: [Double], orderActors: [String], orderMembers: [Int64]
+        var orderNumbers: [Int], orderDays: [String], orderStatuses: [String], orderReadyTimes: [Double]
+        var orderPickups: [Bool]
         var lineTimes: [Double], lineFruits: [String], lineDeltas: [Int], lineCountsAfter: [Int]
-        var lineCauses: [String], lineJuices: [String], linePlaces: [Int], lineActors: [String]
+        var lineCauses: [String], lineJuices: [String], linePlaces: [Int], lineOrders: [Int64], lineActors: [String]
         var countFruits: [String], counts: [Int]
+        var movedOrders: [Int64], movedStatuses: [String], movedTimes: [Double], movedReadyTimes: [Double]
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 14)
+            var bindings = PostgresBindings(capacity: 24)
             bindings.append(orderJuices)
             bindings.append(orderTimes)
             bindings.append(orderActors)
             bindings.append(orderMembers)
+            bindings.append(orderNumbers)
+            bindings.append(orderDays)
+            bindings.append(orderStatuses)
+            bindings.append(orderReadyTimes)
+            bindings.append(orderPickups)
             bindings.append(lineTimes)
             bindings.append(lineFruits)
             bindings.append(lineDeltas)
@@ -234,9 +304,14 @@ extension PostgresJuiceBarStore {
             bindings.append(lineCauses)
             bindings.append(lineJuices)
             bindings.append(linePlaces)
+            bindings.append(lineOrders)
             bindings.append(lineActors)
             bindings.append(countFruits)
             bindings.append(counts)
+            bindings.append(movedOrders)
+            bindings.append(movedStatuses)
+            bindings.append(movedTimes)
+            bindings.append(movedReadyTimes)
             return bindings
         }
 

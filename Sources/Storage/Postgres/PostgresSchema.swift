@@ -23,6 +23,9 @@ enum PostgresSchema {
                     "UPDATE vending_product SET definition = \(try product.storedDefinition()) WHERE id = \(product.id)")
             }
         }),
+        ("queue.v5", { connection in
+            for statement in queue { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
@@ -44,6 +47,11 @@ enum PostgresSchema {
                 try await migration.apply(connection)
                 try await connection.run("INSERT INTO schema_migration (name) VALUES (\(migration.name))")
             }
+            // A new shop's fruits and juices are stored once every table has its newest shape,
+            // as the current code stores any batch.
+            if !applied.contains(migrations[0].name) {
+                _ = try await PostgresJuiceBarStore.store(DecidedStockBatch.seed(at: Date()).plans, in: connection)
+            }
         }
     }
 
@@ -52,7 +60,6 @@ enum PostgresSchema {
             try await connection.run(PostgresQuery(unsafeSQL: statement))
         }
         let now = Date()
-        _ = try await PostgresJuiceBarStore.store(DecidedStockBatch.seed(at: now).plans, in: connection)
         for (position, product) in Catalog.products.enumerated() {
             try await connection.run("""
                 INSERT INTO vending_product (id, position, definition)
@@ -224,6 +231,89 @@ enum PostgresSchema {
             starts double precision NOT NULL,
             ends double precision NOT NULL
         )
+        """,
+    ]
+
+    /// The queue: each order's number within its shop day, its status and when it changed, cancels
+    /// in the ledger, kept answers of idempotent requests, and a book that also reads the orders
+    /// and day numbers a batch needs. Orders made before were made on the spot: `pickedUp`,
+    /// numbered in the order they came on each (UTC) day.
+    private static let queue = [
+        "DROP FUNCTION fruit_stock_book(bigint, text, text)",
+        """
+        ALTER TABLE juice_order
+            ADD COLUMN number integer NOT NULL DEFAULT 0,
+            ADD COLUMN day text NOT NULL DEFAULT '',
+            ADD COLUMN status text NOT NULL DEFAULT 'pickedUp'
+                CHECK (status IN ('received', 'making', 'ready', 'pickedUp', 'cancelled')),
+            ADD COLUMN status_time double precision NOT NULL DEFAULT 0,
+            ADD COLUMN ready_time double precision,
+            ADD COLUMN pickup boolean NOT NULL DEFAULT false
+        """,
+        """
+        UPDATE juice_order SET day = to_char(to_timestamp(time) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+                               status_time = time, ready_time = time
+        """,
+        """
+        UPDATE juice_order o SET number = n.number
+        FROM (SELECT id, row_number() OVER (PARTITION BY day ORDER BY id) AS number FROM juice_order) n
+        WHERE o.id = n.id
+        """,
+        "CREATE UNIQUE INDEX juice_order_day_number ON juice_order(day, number)",
+        "CREATE INDEX juice_order_active ON juice_order(id) WHERE status IN ('received', 'making', 'ready')",
+        "CREATE INDEX juice_order_pickup_ready ON juice_order(ready_time) WHERE pickup AND ready_time IS NOT NULL",
+        """
+        ALTER TABLE stock_ledger DROP CONSTRAINT stock_ledger_cause_check,
+            ADD CONSTRAINT stock_ledger_cause_check CHECK (cause IN ('order', 'edit', 'delivery', 'cancel'))
+        """,
+        """
+        CREATE TABLE idempotent_request (
+            scope text NOT NULL,
+            key text NOT NULL,
+            request text NOT NULL,
+            created double precision NOT NULL,
+            status integer,
+            content_type text,
+            body bytea,
+            PRIMARY KEY (scope, key)
+        )
+        """,
+        "CREATE INDEX idempotent_request_created ON idempotent_request(created)",
+        // Kind 0: a row per fruit; 1: a row per recipe line, each juice's lines together and in
+        // order; 2: the last number given on each of `days`; 3: each of `order_ids`' order.
+        """
+        CREATE FUNCTION juice_bar_book(lock_key bigint, channel text, instance text, days text[], order_ids bigint[])
+        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer,
+                       order_id bigint, status text, actor text, ordered_at double precision,
+                       status_at double precision, ready_at double precision, pickup boolean, account_id bigint)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
+            RETURN QUERY
+                SELECT (CASE WHEN b.is_juice THEN 1 ELSE 0 END)::smallint, b.id, b.name_ko, b.name_en, b.detail, b.number,
+                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       NULL::bigint
+                FROM (
+                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
+                           f.position AS juice_position, 0 AS line_position
+                    FROM fruit f
+                    UNION ALL
+                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
+                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
+                ) b
+                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
+            RETURN QUERY
+                SELECT 2::smallint, d.day, NULL::text, NULL::text, NULL::text,
+                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day),
+                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       NULL::bigint
+                FROM unnest(days) AS d(day);
+            RETURN QUERY
+                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, o.id, o.status, o.actor, o.time,
+                       o.status_time, o.ready_time, o.pickup, o.account_id
+                FROM juice_order o WHERE o.id = ANY(order_ids);
+        END
+        $$
         """,
     ]
 

@@ -1,0 +1,111 @@
+import Foundation
+import JuiceBar
+import Storage
+import Testing
+
+/// What every engine must do for the queue and for idempotent requests; each test runs on each engine.
+@Suite struct QueueStoreContractTests {
+    @Test(arguments: Engine.available)
+    func ordersAreNumberedAndKeepTheirStatusAcrossAReopen(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let first = try await store.order("bananaJuice", actor: "m", member: nil, pickup: true).order
+        let counter = try await store.order("kiwiJuice", actor: "g").order
+        let second = try await store.order("mangoJuice", actor: "m", pickup: true).order
+        let numbers: [Int] = [first.number, counter.number, second.number]
+        #expect(numbers == [1, 2, 3])
+        #expect(first.status == OrderStatus.received)
+        #expect(counter.status == OrderStatus.pickedUp)
+        let ready = try await store.move(order: first.id, to: .ready, actor: "staff:a")
+        #expect(ready.status == .ready && ready.readyTime != nil)
+
+        let reopened = try await shop.reopen().juiceBar
+        #expect(try await reopened.order(id: first.id) == ready)
+        #expect(try await reopened.order(id: counter.id) == counter)
+        #expect(try await reopened.queue().map(\.id) == [first.id, second.id], "active orders, oldest first")
+        #expect(try await reopened.order("bananaJuice", actor: "g", pickup: true).order.number == 4)
+        #expect(try await reopened.averageReadySeconds() != nil)
+    }
+
+    @Test(arguments: Engine.available)
+    func aCancelPutsTheFruitBackInTheSameCommitWithCancelLines(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let before = try await store.stock().stock
+        let order = try await store.order("strawberryBananaJuice", actor: "member:jimin", member: nil, pickup: true).order
+        let receipt = try await store.cancel(order: order.id, by: .staff, actor: "staff:a")
+        #expect(receipt.order.status == .cancelled)
+        #expect(receipt.stock.stock == before)
+        #expect(try await store.stock() == receipt.stock)
+        let lines = try await store.ledger(limit: 2)
+        #expect(lines.allSatisfy { $0.cause == .cancel && $0.orderID == order.id && $0.delta > 0 })
+        #expect(Set(lines.map(\.fruit)) == ["strawberry", "banana"])
+        #expect(try await store.queue().isEmpty)
+        await #expect(throws: OrderError.cannotCancel(.cancelled)) {
+            try await store.cancel(order: order.id, by: .staff, actor: "staff:a")
+        }
+        await #expect(throws: OrderError.unknownOrder(999)) { try await store.move(order: 999, to: .ready, actor: "s") }
+    }
+
+    @Test(arguments: Engine.available)
+    func concurrentOrdersAndMovesGetDistinctNumbersAndNoMoveIsLost(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        _ = try await store.deliver("banana", count: 100, actor: "t")
+        let orders = try await withThrowingTaskGroup(of: Order.self) { group in
+            for _ in 0..<40 { group.addTask { try await store.order("bananaJuice", actor: "t", pickup: true).order } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(orders.map(\.number)) == Set(1...40))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for order in orders { group.addTask { _ = try await store.move(order: order.id, to: .making, actor: "s") } }
+            try await group.waitForAll()
+        }
+        #expect(try await store.queue().allSatisfy { $0.status == .making })
+    }
+
+    @Test(arguments: Engine.available)
+    func numbersStartAgainOnTheNextShopDay(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        _ = try await shop.juiceBar.order("kiwiJuice", actor: "t")
+        let tomorrow = try await ShopDatabase.open(shop.location, now: { Date() + 86_400 })
+        let order = try await tomorrow.juiceBar.order("kiwiJuice", actor: "t").order
+        #expect(order.number == 1)
+        #expect(order.day == ShopCalendar().dayText(of: Date() + 86_400))
+        await tomorrow.close()
+    }
+
+    @Test(arguments: Engine.available)
+    func anIdempotencyKeyIsClaimedOnceAndItsAnswerKept(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let keys = shop.database.idempotency
+        let now = Date()
+        let answer = StoredAnswer(status: 201, contentType: "application/json", body: Array(#"{"ok":true}"#.utf8))
+        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .acquired)
+        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .pending)
+        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /y\n{}", at: now) == .mismatch)
+        #expect(try await keys.claim(scope: "guest:b", key: "k1", request: "POST /x\n{}", at: now) == .acquired,
+                "keys are per scope")
+        try await keys.complete(scope: "guest:a", key: "k1", with: answer)
+        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .answered(answer))
+        let reopened = try await shop.reopen().idempotency
+        #expect(try await reopened.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .answered(answer))
+        #expect(try await reopened.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now + 86_401) == .acquired,
+                "a key is kept for a day")
+        try await keys.release(scope: "guest:b", key: "k1")
+        #expect(try await keys.claim(scope: "guest:b", key: "k1", request: "POST /x\n{}", at: now) == .acquired,
+                "a released claim can be taken again")
+    }
+
+    @Test(arguments: Engine.available)
+    func concurrentClaimsOfOneKeyAcquireItOnce(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let keys = shop.database.idempotency
+        let claims = try await withThrowingTaskGroup(of: IdempotencyClaim.self) { group in
+            for _ in 0..<20 { group.addTask { try await keys.claim(scope: "s", key: "same", request: "r", at: Date()) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(claims.filter { $0 == .acquired }.count == 1)
+        #expect(claims.filter { $0 == .pending }.count == 19)
+    }
+}
