@@ -52,7 +52,8 @@ public func buildApplication(
     var logger = Logger(label: "juicemaker")
     logger.logLevel = configuration.logLevel
 
-    let database = try await ShopDatabase.open(configuration.database, now: configuration.clock)
+    let database = try await ShopDatabase.open(configuration.database, calendar: ShopCalendar(timeZone: configuration.timeZone),
+                                               now: configuration.clock)
     let live = LiveUpdates()
     let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
     let vending = VendingService(store: database.vending, live: live)
@@ -75,11 +76,13 @@ public func buildApplication(
     router.add(middleware: LanguageMiddleware())
 
     let api = router.group("api")
-    JuiceBarAPI(juiceBar: juiceBar).addRoutes(to: api)
-    VendingAPI(vending: vending).addRoutes(to: api)
+    let idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
+    JuiceBarAPI(juiceBar: juiceBar, idempotent: idempotent).addRoutes(to: api)
+    VendingAPI(vending: vending, idempotent: idempotent).addRoutes(to: api)
     LiveRoutes(live: live, juiceBar: juiceBar, vending: vending).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
     JuiceBarPages(juiceBar: juiceBar).addRoutes(to: router)
+    QueuePages(juiceBar: juiceBar).addRoutes(to: router)
     VendingPages(vending: vending).addRoutes(to: router)
     MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(api: api, router: router)
     MemberPages(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(to: router)

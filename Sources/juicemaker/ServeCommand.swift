@@ -34,7 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        metrics.durationHistogramBuckets[JuiceBarService.readyHistogram] = JuiceBarService.readyBuckets
+        MetricsSystem.bootstrap(metrics)
         let connections = ConnectionLimits(maximum: maxConnections, idleTimeout: .seconds(idleTimeout))
             .fitted(toDescriptorLimit: DescriptorLimit.raise())
         let app = try await buildApplication(

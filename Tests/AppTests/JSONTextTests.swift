@@ -13,6 +13,10 @@ import Testing
         JuiceBarAPI.OrderBody(
             order: Order(id: 1, juice: "odd\"juice\\", time: Date(timeIntervalSince1970: 0), actor: "member:김\n\u{01}탭\t"),
             stock: Stock(), version: Int64.max),
+        JuiceBarAPI.OrderBody(
+            order: Order(id: 7, juice: "kiwiJuice", time: Date(timeIntervalSince1970: 1_795_000_000), actor: "member:jimin",
+                         number: 12, day: "2026-11-20", status: .received, pickup: true, member: 3),
+            stock: Stock(["kiwi": 7]), version: 9),
     ]
 
     @Test(arguments: answers)

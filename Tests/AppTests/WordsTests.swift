@@ -36,10 +36,17 @@ import VendingMachine
     /// link to the other language, and a range of numbers.
     static let sameInBothLanguages: Set<String> = ["whatsNew", "restockRange"]
 
+    @Test func everyStatusIsNamedInBothLanguages() {
+        for status in OrderStatus.allCases {
+            #expect(Self.hasHangul(Words.korean.statuses[status] ?? ""), "\(status) has no Korean name")
+            #expect(Self.isEnglish(Words.english.statuses[status] ?? "한"), "\(status) has no English name")
+        }
+    }
+
     @Test func everyPageWordIsTranslated() {
         let sections: [(String, Any, Any)] = [
             ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
-            ("vending", Words.korean.vending, Words.english.vending),
+            ("vending", Words.korean.vending, Words.english.vending), ("queue", Words.korean.queue, Words.english.queue),
         ]
         for (section, korean, english) in sections {
             for (koreanWord, englishWord) in zip(Mirror(reflecting: korean).children, Mirror(reflecting: english).children) {
@@ -97,6 +104,14 @@ import VendingMachine
         (ContentError.endsBeforeItStarts, 422, "invalid_period"),
         (ContentError.unsupportedImage, 422, "unsupported_image"),
         (ContentError.imageTooLarge(bytes: 3_000_000), 422, "image_too_large"),
+        (OrderError.unknownOrder(12), 404, "not_found"),
+        (OrderError.cannotMove(from: .ready, to: .making), 409, "invalid_transition"),
+        (OrderError.cannotCancel(.making), 409, "cannot_cancel"),
+        (OrderError.notYours(12), 403, "forbidden"),
+        (OrderError.unknownStatus("done"), 422, "invalid_status"),
+        (APIError(.badRequest, "invalid_idempotency_key", .invalidIdempotencyKey), 400, "invalid_idempotency_key"),
+        (APIError(.unprocessableContent, "idempotency_key_reused", .idempotencyKeyReused), 422, "idempotency_key_reused"),
+        (APIError(.conflict, "request_in_progress", .requestInProgress), 409, "request_in_progress"),
         (AccountError.invalidUsername("Jimin!"), 422, "invalid_username"),
         (AccountError.passwordTooShort, 422, "password_too_short"),
         (AccountError.passwordTooLong, 422, "password_too_long"),

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import JuiceBar
 import Storage
@@ -5,6 +6,7 @@ import Storage
 /// The juice bar's JSON API: menu, stock, orders, stock edits.
 struct JuiceBarAPI {
     let juiceBar: JuiceBarService
+    let idempotent: IdempotentRequests
 
     struct MenuItem: Encodable {
         let id: JuiceID
@@ -18,7 +20,13 @@ struct JuiceBarAPI {
         let juices: [MenuItem]
     }
 
-    struct OrderRequest: Decodable { let juice: String }
+    struct OrderRequest: Decodable {
+        let juice: String
+        /// Queue the order for pickup instead of making it on the spot.
+        let pickup: Bool?
+    }
+
+    struct StatusRequest: Decodable { let status: OrderStatus }
     struct OrderBody: Encodable {
         let order: Order
         let stock: Stock
@@ -31,8 +39,14 @@ struct JuiceBarAPI {
             text.key("order")
             text.beginObject()
             text.key("actor"); text.string(order.actor)
+            text.key("day"); text.string(order.day)
             text.key("id"); text.integer(order.id)
             text.key("juice"); text.string(order.juice.rawValue)
+            text.key("number"); text.integer(order.number)
+            text.key("pickup"); text.bool(order.pickup)
+            if let readyTime = order.readyTime { text.key("readyTime"); text.date(readyTime) }
+            text.key("status"); text.string(order.status.rawValue)
+            text.key("statusTime"); text.date(order.statusTime)
             text.key("time"); text.date(order.time)
             text.endObject()
             text.key("stock")
@@ -62,12 +76,36 @@ struct JuiceBarAPI {
             Response.json(try await juiceBar.orders(limit: try limit(request)))
         }
         api.post("orders") { request, context in
-            let body = try await request.decodeJSON(OrderRequest.self)
-            let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id)
-            let answer = OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version)
-            return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: answer.json))
+            try await idempotent.handle(request, context: context) { request, context in
+                let body = try await request.decodeJSON(OrderRequest.self)
+                let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
+                                                       pickup: body.pickup ?? false)
+                let answer = OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version)
+                return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
+                                body: .init(byteBuffer: answer.json))
+            }
         }
+        api.get("orders/:id") { _, context in
+            Response.json(try await requireOrder(context))
+        }
+        api.post("orders/:id/status") { request, context in
+            let staff = try context.requireStaff()
+            let id = try orderID(context)
+            let asked = try await request.decodeJSON(StatusRequest.self)
+            return Response.json(try await juiceBar.move(order: id, to: asked.status, actor: "staff:\(staff.username)"))
+        }
+        api.post("orders/:id/cancel") { _, context in
+            guard let account = context.account else { throw APIError.unauthorized }
+            let canceller: Canceller = account.isStaff ? .staff : .member(account.id)
+            let receipt = try await juiceBar.cancel(order: try orderID(context), by: canceller, actor: context.actor)
+            return Response.json(receipt.order)
+        }
+        api.get("queue") { _, _ in
+            let queue = try await juiceBar.readQueue()
+            let now = Date()
+            return Response.json(queue.map { QueueEntry($0, now: now) })
+        }
+        api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait()) }
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()
             let fruit = FruitID(try context.parameters.require("fruit"))
@@ -79,6 +117,19 @@ struct JuiceBarAPI {
             return Response.json(StockEditBody(fruit: fruit, count: snapshot.stock[fruit], stock: snapshot.stock,
                                                version: snapshot.version))
         }
+    }
+
+    /// The order the path names; an id that is no number names no order.
+    private func orderID(_ context: ShopRequestContext) throws -> Int64 {
+        let text = try context.parameters.require("id")
+        guard let id = Int64(text) else { throw APIError(.notFound, "not_found", Message(.unknownOrder, ["id": .text(text)])) }
+        return id
+    }
+
+    private func requireOrder(_ context: ShopRequestContext) async throws -> Order {
+        let id = try orderID(context)
+        guard let order = try await juiceBar.order(id: id) else { throw OrderError.unknownOrder(id) }
+        return order
     }
 
     private func menuBody() -> Response {

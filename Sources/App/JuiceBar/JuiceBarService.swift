@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import Metrics
 import Storage
 import Synchronization
 
@@ -10,10 +11,25 @@ public final class JuiceBarService: Sendable {
     private let live: LiveUpdates
     private let state: Mutex<State>
 
+    private let queueReads: Mutex<QueueReads> = Mutex(QueueReads())
+    private let readySeconds = Timer(label: JuiceBarService.readyHistogram)
+
     struct State {
         var menu: Menu
         var stock: StockSnapshot
+        var queue: [Order]
     }
+
+    /// Whether the queue is being read again for the live screens, and whether a change came since.
+    private struct QueueReads {
+        var isReading = false
+        var isStale = false
+    }
+
+    /// The histogram of seconds from `received` to `ready` on `/metrics`.
+    public static let readyHistogram = "juicemaker_order_ready_seconds"
+    /// Its buckets: a juice takes minutes, not milliseconds.
+    public static let readyBuckets: [Duration] = [15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600].map { .seconds($0) }
 
     /// What a `stock` event carries: the counts and the version that orders them.
     struct StockEvent: Encodable {
@@ -24,17 +40,85 @@ public final class JuiceBarService: Sendable {
     public init(store: any JuiceBarStore, live: LiveUpdates) async throws {
         self.store = store
         self.live = live
-        state = Mutex(State(menu: try await store.menu(), stock: try await store.stock()))
+        state = Mutex(State(menu: try await store.menu(), stock: try await store.stock(), queue: try await store.queue()))
     }
 
     public var menu: Menu { state.withLock { $0.menu } }
     public var stock: StockSnapshot { state.withLock { $0.stock } }
+    /// The active orders as last read, oldest first.
+    public var queue: [Order] { state.withLock { $0.queue } }
 
-    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil) async throws -> OrderReceipt {
-        let receipt = try await store.order(juice, actor: actor, member: member)
+    /// Takes an order: made on the spot, or with `pickup`, queued as `received` with its number.
+    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false) async throws -> OrderReceipt {
+        let receipt = try await store.order(juice, actor: actor, member: member, pickup: pickup)
         adopt(receipt.stock)
+        if pickup { queueChanged() }
         return receipt
     }
+
+    /// Staff move an order forward; `OrderError` for an unknown order or a move back.
+    public func move(order id: Int64, to status: OrderStatus, actor: String) async throws -> Order {
+        let order = try await store.move(order: id, to: status, actor: actor)
+        if status.isReady, let readyTime = order.readyTime, readyTime == order.statusTime {
+            readySeconds.recordSeconds(readyTime.timeIntervalSince(order.time))
+        }
+        queueChanged()
+        return order
+    }
+
+    /// Cancels an order and puts its fruit back.
+    public func cancel(order id: Int64, by canceller: Canceller, actor: String) async throws -> OrderReceipt {
+        let receipt = try await store.cancel(order: id, by: canceller, actor: actor)
+        adopt(receipt.stock)
+        queueChanged()
+        return receipt
+    }
+
+    public func order(id: Int64) async throws -> Order? {
+        try await store.order(id: id)
+    }
+
+    /// The active orders as the database has them now, oldest first.
+    public func readQueue() async throws -> [Order] {
+        try await store.queue()
+    }
+
+    /// How many drinks are ahead of a new order and about how long it will wait.
+    public func wait() async throws -> QueueWait {
+        let ahead = try await store.queue().filter { !$0.status.isReady }.count
+        let average = try await store.averageReadySeconds()
+        return QueueWait(ahead: ahead, minutes: OrderRules.waitMinutes(ahead: ahead, averageSeconds: average),
+                         averageReadySeconds: average)
+    }
+
+    /// Reads the queue again for the live screens. Reads run one at a time and a change during one
+    /// asks for one more, so the last read always starts after the last change.
+    private func queueChanged() {
+        let startReading = queueReads.withLock { reads in
+            reads.isStale = true
+            defer { reads.isReading = true }
+            return !reads.isReading
+        }
+        guard startReading else { return }
+        Task {
+            while queueReads.withLock({ reads in
+                reads.isReading = reads.isStale
+                reads.isStale = false
+                return reads.isReading
+            }) {
+                guard let queue = try? await store.queue() else { continue }
+                state.withLock { $0.queue = queue }
+                live.publish(queueEvent(queue))
+            }
+        }
+    }
+
+    func queueEvent(_ queue: [Order]) -> LiveEvent {
+        LiveEvent(name: "queue", payload: queue.map { QueueEntry($0, now: Date()) })
+    }
+
+    /// The event a new listener starts from: the queue as it is now.
+    var currentQueueEvent: LiveEvent { queueEvent(queue) }
 
     public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
         let snapshot = try await store.setStock(fruit, to: count, actor: actor)
@@ -61,6 +145,7 @@ public final class JuiceBarService: Sendable {
         }
         if menuChanged { live.publish(LiveEvent(name: "menu", payload: menu)) }
         adopt(try await store.stock())
+        queueChanged()
     }
 
     /// Takes a snapshot if it is newer than the one held, and announces it.
@@ -80,4 +165,33 @@ public final class JuiceBarService: Sendable {
 
     /// The event a new listener starts from: the stock as it is now.
     var currentStockEvent: LiveEvent { stockEvent(stock) }
+}
+
+/// An active order as the queue shows it: no one's name, for the board by the counter.
+struct QueueEntry: Encodable {
+    let id: Int64
+    let number: Int
+    let juice: JuiceID
+    let status: OrderStatus
+    /// When it was received.
+    let time: Date
+    /// Seconds since it was received.
+    let age: Int
+
+    init(_ order: Order, now: Date) {
+        id = order.id
+        number = order.number
+        juice = order.juice
+        status = order.status
+        time = order.time
+        age = max(0, Int(now.timeIntervalSince(order.time)))
+    }
+}
+
+/// What a member is told before ordering: `대기 N잔 · 약 M분`.
+public struct QueueWait: Encodable, Sendable {
+    /// Drinks received or being made.
+    public let ahead: Int
+    public let minutes: Int
+    public let averageReadySeconds: Double?
 }

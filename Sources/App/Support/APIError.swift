@@ -96,6 +96,14 @@ extension APIError {
             } else {
                 self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.message)
             }
+        case let error as OrderError:
+            switch error {
+            case .unknownOrder: self.init(.notFound, error.code, error.message)
+            case .unknownStatus: self.init(.unprocessableContent, error.code, error.message)
+            case .notYours: self.init(.forbidden, error.code, error.message)
+            case .cannotMove(let status, _), .cannotCancel(let status):
+                self.init(.conflict, error.code, error.message, details: ["status": .string(status.rawValue)])
+            }
         case let error as ContentError:
             self.init(.unprocessableContent, error.code, error.message)
         case let error as AccountError:
@@ -179,6 +187,18 @@ extension JuiceBarError {
         case .emptyName: Message(.emptyName)
         case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
         case .emptyRecipe: Message(.emptyRecipe)
+        }
+    }
+}
+
+extension OrderError {
+    var message: Message {
+        switch self {
+        case .unknownOrder(let id): Message(.unknownOrder, ["id": .number(Int(id))])
+        case .cannotMove(let from, let to): Message(.cannotMove, ["status": .status(from), "to": .status(to)])
+        case .cannotCancel(let status): Message(.cannotCancel, ["status": .status(status)])
+        case .notYours: Message(.notYourOrder)
+        case .unknownStatus(let text): Message(.unknownStatus, ["text": .text(text)])
         }
     }
 }

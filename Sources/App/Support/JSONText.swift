@@ -51,6 +51,12 @@ struct JSONText {
         followsValue = true
     }
 
+    mutating func bool(_ value: Bool) {
+        separate()
+        buffer.writeString(value ? "true" : "false")
+        followsValue = true
+    }
+
     /// A moment as `apiEncoder` writes it: ISO 8601 in UTC, whole seconds.
     mutating func date(_ value: Date) {
         string(value.formatted(Self.iso8601))

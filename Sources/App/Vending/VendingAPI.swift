@@ -7,6 +7,7 @@ import JuiceBar
 /// The vending machine's JSON API.
 struct VendingAPI {
     let vending: VendingService
+    let idempotent: IdempotentRequests
 
     struct MoneyRequest: Decodable { let amount: Int }
     struct PurchaseRequest: Decodable { let product: String }
@@ -36,20 +37,25 @@ struct VendingAPI {
         let group = api.group("vending")
         group.get { _, _ in Response.json(VendingBody(try await vending.state())) }
         group.post("money") { request, context in
-            let money = try await request.decodeJSON(MoneyRequest.self)
-            return Response.json(VendingBody(try await vending.insert(money.amount, actor: context.actor)))
+            try await idempotent.handle(request, context: context) { request, context in
+                let money = try await request.decodeJSON(MoneyRequest.self)
+                return Response.json(VendingBody(try await vending.insert(money.amount, actor: context.actor)))
+            }
         }
         group.get("purchasable") { _, _ in
             Response.json(try await vending.purchasable().map(VendingBody.product))
         }
         group.post("purchases") { request, context in
-            let purchase = try await request.decodeJSON(PurchaseRequest.self)
-            let receipt = try await vending.purchase(purchase.product, actor: context.actor)
-            return Response.json(
-                PurchaseBody(description: ProductDescription.of(receipt.product, item: receipt.item, in: .ko),
-                             descriptions: ProductDescription.inEveryLanguage(receipt.product, item: receipt.item), balance: receipt.state.money.balance, sale: receipt.sale,
-                             item: receipt.item, machine: VendingBody(receipt.state)),
-                status: .created)
+            try await idempotent.handle(request, context: context) { request, context in
+                let purchase = try await request.decodeJSON(PurchaseRequest.self)
+                let receipt = try await vending.purchase(purchase.product, actor: context.actor)
+                return Response.json(
+                    PurchaseBody(description: ProductDescription.of(receipt.product, item: receipt.item, in: .ko),
+                                 descriptions: ProductDescription.inEveryLanguage(receipt.product, item: receipt.item),
+                                 balance: receipt.state.money.balance, sale: receipt.sale,
+                                 item: receipt.item, machine: VendingBody(receipt.state)),
+                    status: .created)
+            }
         }
         group.post("change") { _, context in
             let receipt = try await vending.returnChange(actor: context.actor)

@@ -8,6 +8,9 @@ struct Words: Sendable {
     let common: CommonWords
     let home: HomeWords
     let vending: VendingWords
+    let queue: QueueWords
+    /// Each order status as a person reads it: `received` is `접수`.
+    let statuses: [OrderStatus: String]
     /// What each refusal says; `{name}` marks where a message's value goes.
     let messages: [MessageKey: String]
     /// How a message names a field a person filled in (`title` is `제목`).
@@ -37,6 +40,7 @@ struct Words: Sendable {
         case .field(let field): fields[field] ?? field
         case .kind(let kind): kinds[kind] ?? kind.rawValue
         case .juice(let juice): menu?.juice(juice)?.name[language] ?? juice.rawValue
+        case .status(let status): statuses[status] ?? status.rawValue
         case .product(let product): Catalog.products.first { $0.id == product }?.name[language] ?? product
         case .shortages(let shortages):
             shortages.map { shortage in
@@ -70,6 +74,10 @@ enum MessageKey: String, CaseIterable, Sendable {
     // The juice bar's refusals.
     case unknownFruit, unknownJuice, notANumber, countOutOfRange, amountOutOfRange, invalidID, duplicate, emptyName
     case invalidText, emptyRecipe, outOfStock
+    // The queue's.
+    case unknownOrder, cannotMove, cannotCancel, notYourOrder, unknownStatus
+    // Requests sent again with their `Idempotency-Key`.
+    case invalidIdempotencyKey, idempotencyKeyReused, requestInProgress
     // The vending machine's.
     case invalidAmount, balanceCap, insufficientBalance, soldOut, expired, unknownProduct, invalidCount
     // Posted news and events.
@@ -107,6 +115,7 @@ enum MessageValue: Sendable {
     case kind(ValueKind)
     case juice(JuiceID)
     case product(ProductID)
+    case status(OrderStatus)
     /// Each short fruit by name, with what is needed and what is left.
     case shortages([Shortage])
 }
@@ -143,6 +152,7 @@ struct CommonWords: Encodable, Sendable {
     let noAccount: String
     let vending: String
     let home: String
+    let kitchen: String
     let staffOnly: String
     let failed: String
     let otherLanguage: String
@@ -156,4 +166,28 @@ struct CommonWords: Encodable, Sendable {
     let staffEditsStock: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
+}
+
+/// The queue's words: the making screen, the pickup board, and a member's order on `/home`.
+struct QueueWords: Encodable, Sendable {
+    let kitchenTitle, boardTitle, preparing, pickUp, startMaking, finishMaking, pickedUp, cancel: String
+    /// `{number}`, `{juice}`.
+    let cancelQuestion: String
+    /// How a number is called: `12번`.
+    let number: String
+    let noOrders: String
+    /// `{ahead}`, `{minutes}`.
+    let waitLine: String
+    /// `{number}`, `{juice}`, `{status}`.
+    let yourOrder: String
+    /// Said when a member's order joins the queue: `{number}`, `{juice}`.
+    let orderReceived: String
+    let readyBanner: String
+    let notify: String
+    let cancelled: String
+    let recipe: String
+    /// Said to a screen reader when an order arrives on the making screen.
+    let newOrder: String
+    /// How long ago a card's order came: `{minutes}`, `{seconds}`.
+    let age: String
 }
