@@ -72,6 +72,8 @@ let package = Package(
                 .process("Auth/signup.mustache"),
                 .process("JuiceBar/order.mustache"),
                 .process("Members/home.mustache"),
+                .process("Queue/kitchen.mustache"),
+                .process("Queue/board.mustache"),
                 .process("Vending/vending.mustache"),
                 .process("Vending/product-art.mustache"),
                 .process("Vending/sales-chart.mustache"),

@@ -15,13 +15,23 @@ struct HomePage {
     /// How many recent orders the page lists.
     static let shownOrders = 20
     let recommendation: Juice?
+    /// The member's orders still in the queue, oldest first.
+    let activeOrders: [Order]
+    /// The whole queue, for following the member's orders in it.
+    let queue: [Order]
+    let wait: QueueWait
     let menu: Menu
     let language: Language
     let request: Request
 
     struct PageData: Encodable {
         let words: HomeWords
+        let queueWords: QueueWords
+        let statuses: [String: String]
         let juiceNames: [String: String]
+        /// The member's active orders and the whole queue, as the live `queue` event has them.
+        let mine: [QueueEntry]
+        let queue: [QueueEntry]
     }
 
     var words: HomeWords { Words.of(language).home }
@@ -29,6 +39,8 @@ struct HomePage {
     func render() -> Response {
         let names = menu.juiceNames(in: language)
         let strings = CommonWords.of(language)
+        let allWords = Words.of(language)
+        let now = Date()
         return Templates.page("home", Model(
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
             greeting: words.greeting.filling(["name": account.name]),
@@ -44,7 +56,12 @@ struct HomePage {
                 EventDialog(id: event.id, title: event.title, body: event.body, imagePath: event.imageID.map(imagePath),
                             start: Self.day(event.start), end: Self.day(event.end))
             },
-            pageData: scriptJSON(PageData(words: words, juiceNames: names))))
+            waitLine: allWords.queue.waitLine.filling(["ahead": String(wait.ahead), "minutes": String(wait.minutes)]),
+            pageData: scriptJSON(PageData(
+                words: words, queueWords: allWords.queue,
+                statuses: Dictionary(uniqueKeysWithValues: allWords.statuses.map { ($0.key.rawValue, $0.value) }),
+                juiceNames: names, mine: activeOrders.map { QueueEntry($0, now: now) },
+                queue: queue.map { QueueEntry($0, now: now) }))))
     }
 
     /// What `home.mustache` shows. A news item's text is in the page at once; its image comes
@@ -59,6 +76,8 @@ struct HomePage {
         let orders: [OrderLine]
         let isStaff: Bool
         let event: EventDialog?
+        /// `대기 N잔 · 약 M분`.
+        let waitLine: String
         /// `PageData` as JSON made safe for a script block.
         let pageData: String
     }

@@ -60,6 +60,8 @@ struct MemberPages {
                 news: try await content.news(),
                 orders: Array(orders.prefix(HomePage.shownOrders)),
                 recommendation: juiceBar.recommendation(fromOrders: orders),
+                activeOrders: orders.filter(\.status.isActive).reversed(),
+                queue: try await juiceBar.readQueue(), wait: try await juiceBar.wait(),
                 menu: juiceBar.menu, language: Language.preferred(by: request), request: request
             ).render()
         }

@@ -61,11 +61,7 @@ async function order(juice) {
   await Promise.all(saving.values());
   let response;
   try {
-    response = await fetch("/api/orders", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ juice }),
-    });
+    response = await sendOnce("/api/orders", { juice });
   } catch {
     return showAlert(strings.failed, [{ label: strings.ok }]);
   }

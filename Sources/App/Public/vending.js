@@ -32,11 +32,14 @@ function showMachine(machine) {
 async function send(method, url, body) {
   let response;
   try {
-    response = await fetch(url, {
-      method,
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    // Money and purchases are sent once whatever the network does; the rest are safe to repeat.
+    response = method === "POST" && (url.endsWith("/money") || url.endsWith("/purchases"))
+      ? await sendOnce(url, body)
+      : await fetch(url, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
   } catch {
     throw new Error(words.failed);
   }

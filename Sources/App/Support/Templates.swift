@@ -44,7 +44,7 @@ protocol PageModel {
 /// pages (쥬스 주문 · 자판기 · 홈), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp
+        case order, vending, home, signIn, signUp, kitchen, board
     }
 
     /// The `<title>` and the page's `<h1>`.
@@ -58,6 +58,7 @@ struct PageHeader {
     let isOrder: Bool
     let isVending: Bool
     let isHome: Bool
+    let isKitchen: Bool
 
     init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
         self.title = title
@@ -70,11 +71,12 @@ struct PageHeader {
             links.signIn = "/login?next=\(path)" + (language == .en ? "&lang=en" : "")
         }
         self.links = links
-        self.account = account.map { SignedIn(name: $0.name) }
+        self.account = account.map { SignedIn(name: $0.name, isStaff: $0.isStaff) }
         languageSwitch = LanguageSwitch(request, language)
         isOrder = page == .order
         isVending = page == .vending
         isHome = page == .home
+        isKitchen = page == .kitchen
     }
 }
 
@@ -98,6 +100,7 @@ struct PageLinks {
     let order: String
     let vending: String
     let home: String
+    let kitchen: String
     var signIn: String
     let signUp: String
 
@@ -106,6 +109,7 @@ struct PageLinks {
         order = "/" + query
         vending = "/vending" + query
         home = "/home" + query
+        kitchen = "/kitchen" + query
         signIn = "/login" + query
         signUp = "/signup" + query
     }
@@ -114,4 +118,6 @@ struct PageLinks {
 /// Who is signed in, as the header shows them.
 struct SignedIn {
     let name: String
+    /// Staff also see the making screen in the header.
+    let isStaff: Bool
 }

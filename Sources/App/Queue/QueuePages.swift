@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import JuiceBar
+import Membership
+
+/// The queue's pages: the making screen staff work through (`/kitchen`) and the pickup board by
+/// the counter (`/board`). Both draw the queue from the live `queue` event; the page carries the
+/// queue as it was when served, so it shows at once.
+struct QueuePages {
+    let juiceBar: JuiceBarService
+
+    /// Past this age a card on the making screen turns the warning colour.
+    static let lateAfterSeconds = 300
+
+    func addRoutes(to router: Router<ShopRequestContext>) {
+        router.get("kitchen") { request, context in
+            let language = Language.preferred(by: request)
+            guard let account = context.account, account.isStaff else {
+                return Response.redirect(to: "/login?next=%2Fkitchen" + (language == .en ? "&lang=en" : ""), type: .found)
+            }
+            return try await page("kitchen", .kitchen, account: account, language: language, request: request)
+        }
+        router.get("board") { request, context in
+            try await page("board", .board, account: context.account, language: Language.preferred(by: request), request: request)
+        }
+    }
+
+    private func page(
+        _ template: String, _ kind: PageHeader.Page, account: Account?, language: Language, request: Request
+    ) async throws -> Response {
+        let words = Words.of(language)
+        let menu = juiceBar.menu
+        let data = PageData(
+            words: words.queue, common: words.common,
+            statuses: Dictionary(uniqueKeysWithValues: words.statuses.map { ($0.key.rawValue, $0.value) }),
+            juiceNames: menu.juiceNames(in: language),
+            recipes: Dictionary(uniqueKeysWithValues: menu.juices.map { juice in
+                (juice.id.rawValue, juice.recipe.map { ingredient in
+                    let fruit = menu.fruit(ingredient.fruit)
+                    return "\(fruit?.emoji ?? "") \(fruit?.name[language] ?? ingredient.fruit.rawValue) \(ingredient.amount)"
+                }.joined(separator: " · "))
+            }),
+            queue: try await juiceBar.readQueue().map { QueueEntry($0, now: Date()) },
+            lateAfterSeconds: Self.lateAfterSeconds)
+        let title = kind == .kitchen ? words.queue.kitchenTitle : words.queue.boardTitle
+        return Templates.page(template, Model(
+            header: PageHeader(kind, title: title, account: account, language: language, request: request),
+            words: words.queue, common: words.common, pageData: scriptJSON(data)))
+    }
+
+    /// What the pages' scripts need: words, names, each juice's recipe as a line, and the queue.
+    struct PageData: Encodable {
+        let words: QueueWords
+        let common: CommonWords
+        let statuses: [String: String]
+        let juiceNames: [String: String]
+        let recipes: [String: String]
+        let queue: [QueueEntry]
+        let lateAfterSeconds: Int
+    }
+
+    struct Model: PageModel {
+        let header: PageHeader
+        let words: QueueWords
+        let common: CommonWords
+        let pageData: String
+    }
+}
