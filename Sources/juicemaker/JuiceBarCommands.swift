@@ -139,20 +139,25 @@ struct StockCommand: AsyncParsableCommand {
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "order",
-        abstract: "Make a juice. Exits 1 when the fruit is short, naming each short fruit."
+        abstract: "Make a juice on the spot, or queue it for pickup. Exits 1 when the fruit is short, naming each short fruit."
     )
     @OptionGroup var shop: ShopOptions
     @Argument(help: "The juice's id, e.g. strawberryBananaJuice.") var juice: String
+    @Flag(help: "Queue the order for pickup (received, with a number) instead of making it on the spot.") var pickup = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         try await refusingBadInput {
             let store = try await shop.openJuiceBar()
             do {
-                let receipt = try await store.order(JuiceID(juice), actor: cliActor)
+                let receipt = try await store.order(JuiceID(juice), actor: cliActor, pickup: pickup)
                 if json { return try printJSON(receipt) }
                 let name = try await store.menu().juice(receipt.order.juice)?.name.ko ?? juice
-                print("\(name) 나왔습니다! 맛있게 드세요! (order \(receipt.order.id))")
+                if pickup {
+                    print("\(receipt.order.number)번 \(name) 접수 (order \(receipt.order.id))")
+                } else {
+                    print("\(name) 나왔습니다! 맛있게 드세요! (order \(receipt.order.id), \(receipt.order.number)번)")
+                }
             } catch let refusal as OutOfStock {
                 if json {
                     struct Refusal: Encodable { let error = "out_of_stock", juice: JuiceID, shortages: [Shortage] }
@@ -194,4 +199,71 @@ struct HistoryCommand: AsyncParsableCommand {
             print("\(entry.time.formatted(.iso8601)) \(entry.fruit) \(delta) → \(entry.countAfter) (\(reason)) by \(entry.actor)")
         }
     }
+}
+
+struct QueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "The active orders (received, making, ready), oldest first.")
+    @OptionGroup var shop: ShopOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let store = try await shop.openJuiceBar()
+        let queue = try await store.queue()
+        if json { return try printJSON(queue) }
+        let menu = try await store.menu()
+        let now = Date()
+        for order in queue {
+            let name = menu.juice(order.juice)?.name.ko ?? order.juice.rawValue
+            let age = Int(now.timeIntervalSince(order.time))
+            print("\(order.number)번 \(name) \(order.status.rawValue) \(age / 60)m\(age % 60)s (order \(order.id))")
+        }
+    }
+}
+
+struct OrderStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order-status",
+        abstract: "Move a queued order forward: making, ready or pickedUp. Exits 1 when the order cannot move there.")
+    @OptionGroup var shop: ShopOptions
+    @Argument(help: "The order's id.") var id: String
+    @Argument(help: "making, ready or pickedUp.") var status: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await refusingBadInput {
+            let order = try await shop.openJuiceBar()
+                .move(order: try orderID(id), to: try orderStatus(status), actor: cliActor)
+            if json { return try printJSON(order) }
+            print("\(order.number)번 (order \(order.id)): \(order.status.rawValue)")
+        }
+    }
+}
+
+struct CancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel an order (as staff: while received or making) and put its fruit back. Exits 1 when it is too late.")
+    @OptionGroup var shop: ShopOptions
+    @Argument(help: "The order's id.") var id: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await refusingBadInput {
+            let receipt = try await shop.openJuiceBar().cancel(order: try orderID(id), by: .staff, actor: cliActor)
+            if json { return try printJSON(receipt) }
+            print("\(receipt.order.number)번 (order \(receipt.order.id)): cancelled")
+        }
+    }
+}
+
+/// An order's id as typed: a whole number, or the refusal that says it is not one.
+private func orderID(_ text: String) throws -> Int64 {
+    guard let id = Int64(text) else { throw JuiceBarError.notANumber(text) }
+    return id
+}
+
+private func orderStatus(_ text: String) throws -> OrderStatus {
+    guard let status = OrderStatus(rawValue: text) else { throw OrderError.unknownStatus(text) }
+    return status
 }
