@@ -11,8 +11,8 @@ from e2e_support import login, sign_in_on_current_page
 
 AXE = Axe()
 WIDTHS = {"phone": {"width": 390, "height": 844}, "ipad": {"width": 820, "height": 1180}}
-GUEST_PAGES = ["/", "/vending", "/login", "/signup"]
-STAFF_PAGES = ["/", "/vending", "/home"]
+GUEST_PAGES = ["/", "/vending", "/login", "/signup", "/board"]
+STAFF_PAGES = ["/", "/vending", "/home", "/kitchen", "/board"]
 
 
 def serious_violations(page) -> list[str]:
@@ -42,10 +42,20 @@ def test_every_page_has_no_serious_accessibility_violation(new_page, server, wid
 
 def test_the_open_dialogs_have_no_serious_accessibility_violation(page, server):
     login(page, server)
+    page.goto(server.url + "/home")
+    page.locator('[data-juice="kiwiJuice"]').click()
+    page.locator("#my-queue li").wait_for()
+    page.goto(server.url + "/board")
+    page.locator("#preparing li").wait_for()
+    found = serious_violations(page)
+    page.goto(server.url + "/kitchen")
+    page.locator(".ticket .cancel").click()
+    page.locator("#cancel-dialog[open]").wait_for()
+    found += serious_violations(page)
     page.goto(server.url + "/")
     page.locator("#edit-stock").click()
     page.locator("#stock-screen[open]").wait_for()
-    found = serious_violations(page)
+    found += serious_violations(page)
     page.goto(server.url + "/vending")
     page.locator('[data-restock="cola"]').click()
     page.locator("#restock[open]").wait_for()

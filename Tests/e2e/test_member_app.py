@@ -21,7 +21,8 @@ from e2e_support import (ADMIN_PASSWORD, ADMIN_USERNAME, ARTIFACTS, SEED_STOCK, 
                          assert_sign_in_cookies, set_cookie_lines, sign_in_on_current_page)
 
 MEMBER_PASSWORD = "juicy-pass-123"
-ORDERED_BANANA = "바나나쥬스 나왔습니다! 맛있게 드세요!"
+# A member orders for pickup: the first order of the day is called as 1번.
+ORDERED_BANANA = "1번 바나나쥬스 주문이 접수되었어요."
 EVENT_TITLE = "딸기 축제 이벤트"
 EVENT_BODY = "이번 주 딸기쥬스 한 잔 더!"
 QUIET_MS = 500  # how long to give a wrong pop-up or script the chance to show itself

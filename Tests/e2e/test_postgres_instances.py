@@ -346,20 +346,24 @@ def fruit_count(page, fruit: str):
     return page.locator(f'[data-fruit="{fruit}"]:not(dialog *):not([role=dialog] *):not([role=alertdialog] *)')
 
 
-def wait_for_data(lines: queue.Queue, wanted, until: float, seen: list[str]) -> bool:
-    """Reads stream lines into `seen` until a `data:` line's JSON satisfies `wanted`, or time `until` passes."""
+def wait_for_data(lines: queue.Queue, wanted, until: float, seen: list[str], event: str | None = None) -> bool:
+    """Reads stream lines into `seen` until a `data:` line's JSON (of an `event` event, when given) satisfies
+    `wanted`, or time `until` passes."""
+    current = None
     while (remaining := until - time.monotonic()) > 0:
         try:
             line = lines.get(timeout=remaining)
         except queue.Empty:
             return False
         seen.append(line)
-        if line.startswith("data:"):
+        if line.startswith("event:"):
+            current = line[len("event:"):].strip()
+        elif line.startswith("data:") and event in (None, current):
             try:
                 data = json.loads(line[len("data:"):])
             except ValueError:
                 continue
-            if isinstance(data, dict) and wanted(data):
+            if (event is not None or isinstance(data, dict)) and wanted(data):
                 return True
     return False
 
@@ -404,6 +408,41 @@ def test_an_order_and_a_coin_on_one_instance_reach_the_other_instances_stream_an
                                  inserted_at + LIVE_S, seen), (
                 f"B's live stream did not show 1,000 won put in on A within {LIVE_S} s; lines seen:\n"
                 + "\n".join(seen[-10:]))
+    finally:
+        context.close()
+
+
+def test_the_queue_moves_on_one_instance_reach_the_other_instances_stream_and_board(shops, browser):
+    """An order for pickup taken on A, moved and cancelled on B: each server's `queue` event follows the
+    other's change within LIVE_S, the board on B shows the number, and the same Idempotency-Key sent to
+    both servers makes one order."""
+    from playwright.sync_api import expect
+
+    a, b = shops
+    context = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 720})
+    try:
+        board = context.new_page()
+        board.goto(b.url + "/board")
+        with open_live_stream(b) as stream:
+            lines: queue.Queue = queue.Queue()
+            read_lines_into(stream, lines)
+            seen: list[str] = []
+            key = {"Idempotency-Key": "one-tap-two-servers"}
+            first = ShopApi(a.url).post("/api/orders", json={"juice": "kiwiJuice", "pickup": True}, headers=key)
+            again = ShopApi(b.url).post("/api/orders", json={"juice": "kiwiJuice", "pickup": True}, headers=key)
+            assert first.status_code == 201 and again.content == first.content, (first.text, again.text)
+            order = first.json()["order"]
+            ordered_at = time.monotonic()
+            in_queue = lambda entries: any(entry["id"] == order["id"] for entry in entries)  # noqa: E731
+            assert wait_for_data(lines, in_queue, ordered_at + LIVE_S, seen, event="queue"), (
+                f"B's stream did not show A's order in the queue within {LIVE_S} s:\n" + "\n".join(seen[-10:]))
+            expect(board.locator("#preparing li")).to_have_text([str(order["number"])], timeout=1_000)
+            staff = sign_in_staff(b)
+            assert staff.post(f"/api/orders/{order['id']}/status", json={"status": "ready"}).status_code == 200
+            expect(board.locator("#ready li")).to_have_text([str(order["number"])], timeout=1_000)
+        both_settle_on(shops, lambda shop: ShopApi(shop.url).get("/api/queue").json()[0]["status"], "ready",
+                       "the order's status")
+        assert [o["juice"] for o in ShopApi(a.url).get("/api/orders").json()] == ["kiwiJuice"], "one key, one order"
     finally:
         context.close()
 
