@@ -51,21 +51,23 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 
     public func queue() async throws -> [Order] {
         try await database.pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM juiceOrder WHERE status IN ('received', 'making', 'ready') ORDER BY id
-                """)).map(Self.order)
+            try Row.fetchAll(db.cachedStatement(sql: Self.activeOrders)).map(Self.order)
         }
     }
 
     public func averageReadySeconds() async throws -> Double? {
         try await database.pool.read { db in
-            try Double.fetchOne(db, sql: """
-                SELECT AVG(readyTime - time) FROM (
-                    SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL
-                    ORDER BY readyTime DESC LIMIT ?)
-                """, arguments: [OrderRules.recentOrdersForAverage])
+            try Double.fetchOne(db, sql: Self.averageReady, arguments: [OrderRules.recentOrdersForAverage])
         }
     }
+
+    // The queue's reads, each answered from an index of its own (`SQLiteFileTests` checks the plans).
+    static let activeOrders = "SELECT * FROM juiceOrder WHERE status IN ('received', 'making', 'ready') ORDER BY id"
+    static let averageReady = """
+        SELECT AVG(readyTime - time) FROM (
+            SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL ORDER BY readyTime DESC LIMIT ?)
+        """
+    static let lastNumber = "SELECT MAX(number) FROM juiceOrder WHERE day = ?"
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.pool.read { db in
@@ -104,7 +106,7 @@ extension SQLiteJuiceBarStore {
         var book = JuiceBarBook(menu: try fetchMenu(db), stock: try fetchStock(db), calendar: needs.calendar)
         for day in needs.days {
             book.lastNumbers[day] = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(number) FROM juiceOrder WHERE day = ?"), arguments: [day])
+                db.cachedStatement(sql: lastNumber), arguments: [day])
         }
         for id in needs.orders {
             book.orders[id] = try Row.fetchOne(

@@ -54,6 +54,38 @@ import VendingMachine
         await #expect(throws: StorageError.self) { try await store.order("bananaJuice", actor: "test") }
     }
 
+    @Test func theQueuesReadsEachUseAnIndex() throws {
+        let database = try SQLiteDatabase(path: path)
+        let plans = try database.pool.read { db in
+            try [SQLiteJuiceBarStore.activeOrders, SQLiteJuiceBarStore.averageReady, SQLiteJuiceBarStore.lastNumber].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: sql.contains("?") ? [1] : [])
+                    .map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        #expect(plans[0].contains("juiceOrder_active"), "\(plans[0])")
+        #expect(plans[1].contains("juiceOrder_pickupReady"), "\(plans[1])")
+        #expect(plans[2].contains("juiceOrder_dayNumber"), "\(plans[2])")
+    }
+
+    @Test func ordersMadeBeforeTheQueueArePickedUpAndNumberedByDay() async throws {
+        let old = try DatabasePool(path: path)
+        try SQLiteDatabase.migrator.migrate(old, upTo: "juiceBar.v2.memberOrders")
+        let day1 = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 in UTC
+        try await old.write { db in
+            for (offset, juice) in [(0.0, "kiwiJuice"), (60, "bananaJuice"), (86_400, "mangoJuice")] {
+                try db.execute(sql: "INSERT INTO juiceOrder (juiceId, time, actor) VALUES (?, ?, 'old')",
+                               arguments: [juice, (day1 + offset).timeIntervalSince1970])
+            }
+        }
+        try old.close()
+        let store = SQLiteJuiceBarStore(database: try SQLiteDatabase(path: path))
+        let orders = try await store.orders(limit: nil).reversed().map { [$0.day, String($0.number), $0.status.rawValue] }
+        #expect(orders == [["2026-11-18", "1", "pickedUp"], ["2026-11-18", "2", "pickedUp"], ["2026-11-19", "1", "pickedUp"]])
+        let queued = try await store.order("kiwiJuice", actor: "t", pickup: true).order
+        _ = try await store.cancel(order: queued.id, by: .staff, actor: "t")
+        #expect(try await store.ledger(limit: 1).first?.cause == .cancel, "the copied ledger takes cancels")
+    }
+
     @Test func aFullDiskIsStorageFullAndLeavesNothingPartial() async throws {
         let database = try SQLiteDatabase(path: path)
         let store = SQLiteJuiceBarStore(database: database)
