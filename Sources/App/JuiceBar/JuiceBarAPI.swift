@@ -105,7 +105,7 @@ struct JuiceBarAPI {
             let now = Date()
             return Response.json(queue.map { QueueEntry($0, now: now) })
         }
-        api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait()) }
+        api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait(in: try await juiceBar.readQueue())) }
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()
             let fruit = FruitID(try context.parameters.require("fruit"))

@@ -83,9 +83,9 @@ public final class JuiceBarService: Sendable {
         try await store.queue()
     }
 
-    /// How many drinks are ahead of a new order and about how long it will wait.
-    public func wait() async throws -> QueueWait {
-        let ahead = try await store.queue().filter { !$0.status.isReady }.count
+    /// How many drinks are ahead of a new order in `queue` (as just read) and about how long it will wait.
+    public func wait(in queue: [Order]) async throws -> QueueWait {
+        let ahead = queue.filter { !$0.status.isReady }.count
         let average = try await store.averageReadySeconds()
         return QueueWait(ahead: ahead, minutes: OrderRules.waitMinutes(ahead: ahead, averageSeconds: average),
                          averageReadySeconds: average)

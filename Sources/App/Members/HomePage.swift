@@ -119,5 +119,5 @@ struct HomePage {
 /// The member home's own words.
 struct HomeWords: Encodable, Sendable {
     let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
-    let made, failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
+    let failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
 }

@@ -54,6 +54,7 @@ struct MemberPages {
             }
             // One read of the member's orders serves both the recent list and the recommendation.
             let orders = try await juiceBar.orders(member: account.id, limit: nil)
+            let queue = try await juiceBar.readQueue()
             return HomePage(
                 account: account,
                 event: try await content.eventToShow(account: account, sessionToken: token),
@@ -61,7 +62,7 @@ struct MemberPages {
                 orders: Array(orders.prefix(HomePage.shownOrders)),
                 recommendation: juiceBar.recommendation(fromOrders: orders),
                 activeOrders: orders.filter(\.status.isActive).reversed(),
-                queue: try await juiceBar.readQueue(), wait: try await juiceBar.wait(),
+                queue: queue, wait: try await juiceBar.wait(in: queue),
                 menu: juiceBar.menu, language: Language.preferred(by: request), request: request
             ).render()
         }

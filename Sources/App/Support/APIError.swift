@@ -194,7 +194,7 @@ extension JuiceBarError {
 extension OrderError {
     var message: Message {
         switch self {
-        case .unknownOrder(let id): Message(.unknownOrder, ["id": .number(Int(id))])
+        case .unknownOrder(let id): Message(.unknownOrder, ["id": .text(String(id))])
         case .cannotMove(let from, let to): Message(.cannotMove, ["status": .status(from), "to": .status(to)])
         case .cannotCancel(let status): Message(.cannotCancel, ["status": .status(status)])
         case .notYours: Message(.notYourOrder)

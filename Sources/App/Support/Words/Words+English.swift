@@ -17,8 +17,7 @@ extension Words {
         home: HomeWords(
             title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
             close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
-            recommended: "For you", made: "{juice} is ready! Enjoy!",
-            failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
+            recommended: "For you", failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
             body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post"),
         vending: VendingWords(
             title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",

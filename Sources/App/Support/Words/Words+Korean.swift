@@ -17,8 +17,7 @@ extension Words {
         home: HomeWords(
             title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
             close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
-            recommended: "추천", made: "{juice} 나왔습니다! 맛있게 드세요!",
-            failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
+            recommended: "추천", failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
             body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기"),
         vending: VendingWords(
             title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
