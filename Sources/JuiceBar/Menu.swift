@@ -3,10 +3,19 @@ public struct Fruit: Hashable, Codable, Sendable {
     public var id: FruitID
     public var name: LocalizedName
     public var emoji: String
-    public init(id: FruitID, name: LocalizedName, emoji: String) {
+    /// The reorder level: at or below it the fruit is low and staff are warned; 0, no warning.
+    public var level: Int
+
+    public init(id: FruitID, name: LocalizedName, emoji: String, level: Int = 0) {
         self.id = id
         self.name = name
         self.emoji = emoji
+        self.level = level
+    }
+
+    /// Whether `count` of this fruit is low: at or below a reorder level that is set.
+    public func isLow(count: Int) -> Bool {
+        level > 0 && count <= level
     }
 }
 
@@ -43,6 +52,11 @@ public struct Menu: Hashable, Codable, Sendable {
     }
 
     public func fruit(_ id: FruitID) -> Fruit? { fruits.first { $0.id == id } }
+
+    /// The fruits at or below their reorder level, in menu order.
+    public func lowFruits(in stock: Stock) -> [Fruit] {
+        fruits.filter { $0.isLow(count: stock[$0.id]) }
+    }
     public func juice(_ id: JuiceID) -> Juice? { juices.first { $0.id == id } }
 
     /// The fruit with this id, or the error that says no such fruit exists.

@@ -10,6 +10,8 @@ public enum StockWrite: Hashable, Sendable {
     case move(order: Int64, to: OrderStatus)
     /// Cancel an order, putting its recipe's fruit back.
     case cancel(order: Int64, by: Canceller)
+    /// Staff set a fruit's reorder level (0: no warning).
+    case setLevel(FruitID, Int)
     /// Staff change one fruit's count.
     case change(FruitID, StockChange)
     /// A new fruit with its first count (a delivery).
@@ -21,7 +23,7 @@ public enum StockWrite: Hashable, Sendable {
         switch self {
         case .order, .move, .cancel: break
         case .change(_, let change): try change.validate()
-        case .addFruit(_, let count): try StockLimits.validate(count: count)
+        case .addFruit(_, let count), .setLevel(_, let count): try StockLimits.validate(count: count)
         case .addJuice: break
         }
     }
@@ -50,6 +52,8 @@ public struct StockPlan: Hashable, Sendable {
     public var counts: [FruitID: Int] = [:]
     public var newFruit: Fruit?
     public var newJuice: Juice?
+    /// A fruit whose reorder level was set, with its new level.
+    public var newLevel: Fruit?
 }
 
 /// The fruit stock and the menu as the last commit left them: what every stock write is decided
@@ -139,6 +143,11 @@ public struct JuiceBarBook: Hashable, Sendable {
             plan.ledger.append(LedgerEntry(
                 id: 0, time: time, fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
                 juice: nil, orderID: nil, actor: actor))
+        case .setLevel(let id, let level):
+            _ = try menu.requireFruit(id)
+            let index = menu.fruits.firstIndex { $0.id == id }!
+            menu.fruits[index].level = level
+            plan.newLevel = menu.fruits[index]
         case .addJuice(let juice):
             try menu.validateNew(juice)
             menu.juices.append(juice)

@@ -103,4 +103,14 @@ enum JuiceBarSchema {
                 """)
         }
     }
+
+    /// Each fruit's reorder level (0: no warning).
+    static func registerReorderLevels(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("juiceBar.v4.reorderLevels") { db in
+            try db.execute(sql: """
+                ALTER TABLE fruit ADD COLUMN reorderLevel INTEGER NOT NULL DEFAULT 0
+                    CHECK (reorderLevel BETWEEN 0 AND 1000000)
+                """)
+        }
+    }
 }

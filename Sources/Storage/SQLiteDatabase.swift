@@ -98,6 +98,7 @@ public final class SQLiteDatabase: Sendable {
         SQLiteContentStore.register(in: &migrator)
         JuiceBarSchema.registerMemberOrders(in: &migrator)
         JuiceBarSchema.registerQueue(in: &migrator)
+        JuiceBarSchema.registerReorderLevels(in: &migrator)
         SQLiteIdempotencyStore.register(in: &migrator)
         return migrator
     }

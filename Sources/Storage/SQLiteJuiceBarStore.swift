@@ -87,8 +87,9 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 
 extension SQLiteJuiceBarStore {
     static func fetchMenu(_ db: Database) throws -> Menu {
-        let fruits = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, nameKo, nameEn, emoji FROM fruit ORDER BY position"))
-            .map { row in Fruit(id: FruitID(row[0]), name: LocalizedName(ko: row[1], en: row[2]), emoji: row[3]) }
+        let fruits = try Row.fetchAll(db.cachedStatement(
+            sql: "SELECT id, nameKo, nameEn, emoji, reorderLevel FROM fruit ORDER BY position"))
+            .map { row in Fruit(id: FruitID(row[0]), name: LocalizedName(ko: row[1], en: row[2]), emoji: row[3], level: row[4]) }
         var recipes: [JuiceID: [Ingredient]] = [:]
         for row in try Row.fetchAll(db.cachedStatement(
             sql: "SELECT juiceId, fruitId, amount FROM recipeIngredient ORDER BY position")) {
@@ -130,6 +131,9 @@ extension SQLiteJuiceBarStore {
         for var plan in plans {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
             if let juice = plan.newJuice { try insert(juice, in: db) }
+            if let fruit = plan.newLevel {
+                try db.execute(sql: "UPDATE fruit SET reorderLevel = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
+            }
             if let order = plan.order {
                 try db.cachedStatement(sql: """
                     INSERT INTO juiceOrder (juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)

@@ -86,7 +86,7 @@ struct StockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stock",
         abstract: "Show or change the fruit stock.",
-        subcommands: [ShowStock.self, SetStock.self, AddStock.self],
+        subcommands: [ShowStock.self, SetStock.self, AddStock.self, SetLevel.self],
         defaultSubcommand: ShowStock.self
     )
 
@@ -131,6 +131,26 @@ struct StockCommand: AsyncParsableCommand {
                 let stock = try await shop.openJuiceBar()
                     .deliver(FruitID(fruit), count: try StockLimits.parseCount(count), actor: cliActor)
                 print("\(fruit): \(stock.stock[FruitID(fruit)])")
+            }
+        }
+    }
+}
+
+extension StockCommand {
+    struct SetLevel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "level", abstract: "Set a fruit's reorder level: at or below it the fruit is marked low (0: never).")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The fruit's id.") var fruit: String
+        @Argument(help: "The reorder level, 0...1000000.") var level: String
+
+        func run() async throws {
+            try await refusingBadInput {
+                let commit = try await shop.openJuiceBar()
+                    .commit(.setLevel(FruitID(fruit), try StockLimits.parseCount(level)), actor: cliActor)
+                let count = commit.snapshot.stock[FruitID(fruit)]
+                let set = commit.plan.newLevel!
+                print("\(fruit): level \(set.level), \(count) in stock\(set.isLow(count: count) ? " (low)" : "")")
             }
         }
     }

@@ -76,6 +76,18 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func aReorderLevelIsKeptWithTheFruit(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let commit = try await shop.juiceBar.commit(.setLevel("kiwi", 7), actor: "staff:a")
+        #expect(commit.menu.fruit("kiwi")?.level == 7)
+        let reopened = try await shop.reopen().juiceBar
+        #expect(try await reopened.menu().fruit("kiwi")?.level == 7)
+        _ = try await reopened.order("kiwiJuice", actor: "t")  // kiwi 10 → 7: at the level
+        let menu = try await reopened.menu()
+        #expect(menu.lowFruits(in: try await reopened.stock().stock).map(\.id) == ["kiwi"])
+    }
+
+    @Test(arguments: Engine.available)
     func anIdempotencyKeyIsClaimedOnceAndItsAnswerKept(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let keys = shop.database.idempotency

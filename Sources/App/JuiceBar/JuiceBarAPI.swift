@@ -62,6 +62,13 @@ struct JuiceBarAPI {
     }
 
     struct StockEdit: Decodable { let count: Int }
+    struct LevelEdit: Decodable { let level: Int }
+    struct LevelBody: Encodable {
+        let fruit: FruitID
+        let level: Int
+        let count: Int
+        let low: Bool
+    }
     struct StockEditBody: Encodable {
         let fruit: FruitID
         let count: Int
@@ -106,17 +113,34 @@ struct JuiceBarAPI {
             return Response.json(queue.map { QueueEntry($0, now: now) })
         }
         api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait(in: try await juiceBar.readQueue())) }
+        api.get("stock/low") { _, _ in
+            Response.json(juiceBar.lowStock.map { LevelBody(fruit: $0.fruit.id, level: $0.fruit.level, count: $0.count, low: true) })
+        }
+        api.put("stock/:fruit/level") { request, context in
+            let staff = try context.requireStaff()
+            let fruit = try knownFruit(context)
+            let edit = try await request.decodeJSON(LevelEdit.self)
+            let set = try await juiceBar.setLevel(fruit, to: edit.level, actor: "staff:\(staff.username)")
+            let count = juiceBar.stock.stock[fruit]
+            return Response.json(LevelBody(fruit: fruit, level: set.level, count: count, low: set.isLow(count: count)))
+        }
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()
-            let fruit = FruitID(try context.parameters.require("fruit"))
-            guard juiceBar.menu.fruit(fruit) != nil else {
-                throw APIError(.notFound, "not_found", JuiceBarError.unknownFruit(fruit.rawValue).message)
-            }
+            let fruit = try knownFruit(context)
             let edit = try await request.decodeJSON(StockEdit.self)
             let snapshot = try await juiceBar.setStock(fruit, to: edit.count, actor: "staff:\(staff.username)")
             return Response.json(StockEditBody(fruit: fruit, count: snapshot.stock[fruit], stock: snapshot.stock,
                                                version: snapshot.version))
         }
+    }
+
+    /// The fruit the path names, which the shop must keep.
+    private func knownFruit(_ context: ShopRequestContext) throws -> FruitID {
+        let fruit = FruitID(try context.parameters.require("fruit"))
+        guard juiceBar.menu.fruit(fruit) != nil else {
+            throw APIError(.notFound, "not_found", JuiceBarError.unknownFruit(fruit.rawValue).message)
+        }
+        return fruit
     }
 
     /// The order the path names; an id that is no number names no order.

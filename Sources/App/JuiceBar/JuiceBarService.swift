@@ -17,7 +17,6 @@ public final class JuiceBarService: Sendable {
     struct State {
         var menu: Menu
         var stock: StockSnapshot
-        var queue: [Order]
     }
 
     /// Whether the queue is being read again for the live screens, and whether a change came since.
@@ -31,22 +30,22 @@ public final class JuiceBarService: Sendable {
     /// Its buckets: a juice takes minutes, not milliseconds.
     public static let readyBuckets: [Duration] = [15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600].map { .seconds($0) }
 
-    /// What a `stock` event carries: the counts and the version that orders them.
+    /// What a `stock` event carries: the counts, the version that orders them, and the fruits at
+    /// or below their reorder level.
     struct StockEvent: Encodable {
         let stock: Stock
         let version: Int64
+        let low: [FruitID]
     }
 
     public init(store: any JuiceBarStore, live: LiveUpdates) async throws {
         self.store = store
         self.live = live
-        state = Mutex(State(menu: try await store.menu(), stock: try await store.stock(), queue: try await store.queue()))
+        state = Mutex(State(menu: try await store.menu(), stock: try await store.stock()))
     }
 
     public var menu: Menu { state.withLock { $0.menu } }
     public var stock: StockSnapshot { state.withLock { $0.stock } }
-    /// The active orders as last read, oldest first.
-    public var queue: [Order] { state.withLock { $0.queue } }
 
     /// Takes an order: made on the spot, or with `pickup`, queued as `received` with its number.
     public func order(_ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false) async throws -> OrderReceipt {
@@ -91,9 +90,10 @@ public final class JuiceBarService: Sendable {
                          averageReadySeconds: average)
     }
 
-    /// Reads the queue again for the live screens. Reads run one at a time and a change during one
-    /// asks for one more, so the last read always starts after the last change.
+    /// Reads the queue again for the live screens, when any is open. Reads run one at a time and a
+    /// change during one asks for one more, so the last read always starts after the last change.
     private func queueChanged() {
+        guard live.hasListeners else { return }
         let startReading = queueReads.withLock { reads in
             reads.isStale = true
             defer { reads.isReading = true }
@@ -107,7 +107,6 @@ public final class JuiceBarService: Sendable {
                 return reads.isReading
             }) {
                 guard let queue = try? await store.queue() else { continue }
-                state.withLock { $0.queue = queue }
                 live.publish(queueEvent(queue))
             }
         }
@@ -118,12 +117,24 @@ public final class JuiceBarService: Sendable {
     }
 
     /// The event a new listener starts from: the queue as it is now.
-    var currentQueueEvent: LiveEvent { queueEvent(queue) }
+    func currentQueueEvent() async throws -> LiveEvent { queueEvent(try await store.queue()) }
 
     public func setStock(_ fruit: FruitID, to count: Int, actor: String) async throws -> StockSnapshot {
         let snapshot = try await store.setStock(fruit, to: count, actor: actor)
         adopt(snapshot)
         return snapshot
+    }
+
+    /// Staff set a fruit's reorder level; the pages hear which fruits are low now.
+    public func setLevel(_ fruit: FruitID, to level: Int, actor: String) async throws -> Fruit {
+        let commit = try await store.commit(.setLevel(fruit, level), actor: actor)
+        adoptMenu(commit.menu)
+        return commit.plan.newLevel!
+    }
+
+    /// The fruits at or below their reorder level now, with their counts.
+    public var lowStock: [(fruit: Fruit, count: Int)] {
+        state.withLock { state in state.menu.lowFruits(in: state.stock.stock).map { ($0, state.stock.stock[$0.id]) } }
     }
 
     /// A member's most-ordered juice that the stock can make now, from their orders (newest first);
@@ -138,14 +149,21 @@ public final class JuiceBarService: Sendable {
 
     /// Reloads menu and stock from the store: after a write this process did not make (the CLI's).
     public func refresh() async throws {
-        let menu = try await store.menu()
-        let menuChanged = state.withLock { state in
+        adoptMenu(try await store.menu())
+        adopt(try await store.stock())
+        queueChanged()
+    }
+
+    /// Takes the menu as a commit left it and announces it when it changed, with the stock (whose
+    /// low fruits follow the menu's reorder levels).
+    private func adoptMenu(_ menu: Menu) {
+        let changed = state.withLock { state in
             defer { state.menu = menu }
             return state.menu != menu
         }
-        if menuChanged { live.publish(LiveEvent(name: "menu", payload: menu)) }
-        adopt(try await store.stock())
-        queueChanged()
+        guard changed else { return }
+        live.publish(LiveEvent(name: "menu", payload: menu))
+        live.publish(currentStockEvent)
     }
 
     /// Takes a snapshot if it is newer than the one held, and announces it.
@@ -160,7 +178,8 @@ public final class JuiceBarService: Sendable {
     }
 
     func stockEvent(_ snapshot: StockSnapshot) -> LiveEvent {
-        LiveEvent(name: "stock", payload: StockEvent(stock: snapshot.stock, version: snapshot.version))
+        let low = state.withLock { $0.menu.lowFruits(in: snapshot.stock).map(\.id) }
+        return LiveEvent(name: "stock", payload: StockEvent(stock: snapshot.stock, version: snapshot.version, low: low))
     }
 
     /// The event a new listener starts from: the stock as it is now.

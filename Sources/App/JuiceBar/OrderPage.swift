@@ -41,6 +41,7 @@ struct OrderPage {
                 let count = stock.stock[fruit.id]
                 return FruitRow(
                     id: fruit.id.rawValue, emoji: fruit.emoji, name: name, count: count,
+                    isLow: fruit.isLow(count: count),
                     canRemove: count > StockLimits.count.lowerBound, canAdd: count < StockLimits.count.upperBound,
                     removeLabel: strings.removeLabel.filling(["fruit": name]),
                     addLabel: strings.addLabel.filling(["fruit": name]),
@@ -66,6 +67,8 @@ struct OrderPage {
         let emoji: String
         let name: String
         let count: Int
+        /// At or below its reorder level: marked `부족`.
+        let isLow: Bool
         let canRemove: Bool
         let canAdd: Bool
         let removeLabel: String

@@ -183,9 +183,20 @@ document.getElementById("close-stock").addEventListener("click", () => stockScre
 // Live: every change anywhere (another screen, the API, the CLI) redraws the labels.
 const live = new EventSource("/api/live");
 live.addEventListener("stock", (event) => {
-  const { stock, version } = JSON.parse(event.data);
+  const { stock, version, low } = JSON.parse(event.data);
   showStock(stock, version);
+  showLow(new Set(low ?? []));
 });
+
+// Marks each fruit at or below its reorder level, as the server counts it: `data-low` and 부족.
+function showLow(low) {
+  for (const element of document.querySelectorAll("[data-low-of], [data-fruit]")) {
+    element.toggleAttribute("data-low", low.has(element.dataset.lowOf ?? element.dataset.fruit));
+  }
+  for (const mark of document.querySelectorAll("[data-low-mark]")) {
+    mark.hidden = !low.has(mark.dataset.lowMark);
+  }
+}
 live.addEventListener("menu", () => location.reload());
 
 if (new URLSearchParams(location.search).get("stock") === "open") {

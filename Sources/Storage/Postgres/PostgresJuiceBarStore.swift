@@ -103,9 +103,10 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
 extension PostgresJuiceBarStore {
     @Sendable static func fetchMenu(_ connection: PostgresConnection) async throws -> Menu {
-        let fruits = try await connection.rows("SELECT id, name_ko, name_en, emoji FROM fruit ORDER BY position").map { row in
-            let (id, ko, en, emoji) = try row.decode((String, String, String, String).self)
-            return Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji)
+        let fruits = try await connection.rows(
+            "SELECT id, name_ko, name_en, emoji, reorder_level FROM fruit ORDER BY position").map { row in
+            let (id, ko, en, emoji, level) = try row.decode((String, String, String, String, Int).self)
+            return Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji, level: level)
         }
         var recipes: [JuiceID: [Ingredient]] = [:]
         for row in try await connection.rows("SELECT juice_id, fruit_id, amount FROM recipe_ingredient ORDER BY position") {
@@ -127,10 +128,10 @@ extension PostgresJuiceBarStore {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock(), calendar: needs.calendar)
         for try await row in try await connection.execute(
             LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet) {
-            let (kind, id, ko, en, detail, number, orderID, status, actor, time, statusTime, readyTime, pickup, member) = row
+            let (kind, id, ko, en, detail, number, level, orderID, status, actor, time, statusTime, readyTime, pickup, member) = row
             switch kind {
             case 0:
-                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko!, en: en!), emoji: detail!))
+                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko!, en: en!), emoji: detail!, level: level!))
                 book.stock[FruitID(id)] = number!
             case 1 where book.menu.juices.last?.id == JuiceID(id):
                 book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(detail!), amount: number!))
@@ -158,6 +159,9 @@ extension PostgresJuiceBarStore {
         for plan in plans {
             if let fruit = plan.newFruit { try await insert(fruit, count: plan.counts[fruit.id] ?? 0, in: connection) }
             if let juice = plan.newJuice { try await insert(juice, in: connection) }
+            if let fruit = plan.newLevel {
+                try await connection.run("UPDATE fruit SET reorder_level = \(fruit.level) WHERE id = \(fruit.id.rawValue)")
+            }
         }
         let orders = plans.compactMap(\.order)
         // Each line names its order by the order's place among the batch's orders (1, 2, …; 0: none).
@@ -213,7 +217,7 @@ extension PostgresJuiceBarStore {
     /// The book's statement (the schema's `juice_bar_book`), prepared once per connection.
     struct LockAndReadBook: PostgresPreparedStatement {
         static let sql = "SELECT * FROM juice_bar_book($1, $2, $3, $4, $5)"
-        typealias Row = (Int16, String, String?, String?, String?, Int?, Int64?, String?, String?, Double?, Double?,
+        typealias Row = (Int16, String, String?, String?, String?, Int?, Int?, Int64?, String?, String?, Double?, Double?,
                          Double?, Bool?, Int64?)
 
         let lock: PostgresDatabase.PartLock

@@ -235,11 +235,12 @@ enum PostgresSchema {
     ]
 
     /// The queue: each order's number within its shop day, its status and when it changed, cancels
-    /// in the ledger, kept answers of idempotent requests, and a book that also reads the orders
-    /// and day numbers a batch needs. Orders made before were made on the spot: `pickedUp`,
+    /// in the ledger, kept answers of idempotent requests, each fruit's reorder level, and a book
+    /// that also reads the levels and the orders and day numbers a batch needs. Orders made before were made on the spot: `pickedUp`,
     /// numbered in the order they came on each (UTC) day.
     private static let queue = [
         "DROP FUNCTION fruit_stock_book(bigint, text, text)",
+        "ALTER TABLE fruit ADD COLUMN reorder_level integer NOT NULL DEFAULT 0 CHECK (reorder_level BETWEEN 0 AND 1000000)",
         """
         ALTER TABLE juice_order
             ADD COLUMN number integer NOT NULL DEFAULT 0,
@@ -283,7 +284,7 @@ enum PostgresSchema {
         // order; 2: the last number given on each of `days`; 3: each of `order_ids`' order.
         """
         CREATE FUNCTION juice_bar_book(lock_key bigint, channel text, instance text, days text[], order_ids bigint[])
-        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer,
+        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer, level integer,
                        order_id bigint, status text, actor text, ordered_at double precision,
                        status_at double precision, ready_at double precision, pickup boolean, account_id bigint)
         LANGUAGE plpgsql AS $$
@@ -291,25 +292,25 @@ enum PostgresSchema {
             PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
             RETURN QUERY
                 SELECT (CASE WHEN b.is_juice THEN 1 ELSE 0 END)::smallint, b.id, b.name_ko, b.name_en, b.detail, b.number,
-                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       b.level, NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
                        NULL::bigint
                 FROM (
                     SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
-                           f.position AS juice_position, 0 AS line_position
+                           f.reorder_level AS level, f.position AS juice_position, 0 AS line_position
                     FROM fruit f
                     UNION ALL
-                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
+                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, NULL, j.position, r.position
                     FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
                 ) b
                 ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
             RETURN QUERY
                 SELECT 2::smallint, d.day, NULL::text, NULL::text, NULL::text,
-                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day),
+                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day), NULL::integer,
                        NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
                        NULL::bigint
                 FROM unnest(days) AS d(day);
             RETURN QUERY
-                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, o.id, o.status, o.actor, o.time,
+                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, NULL::integer, o.id, o.status, o.actor, o.time,
                        o.status_time, o.ready_time, o.pickup, o.account_id
                 FROM juice_order o WHERE o.id = ANY(order_ids);
         END

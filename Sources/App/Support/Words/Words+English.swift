@@ -9,7 +9,7 @@ extension Words {
             addLabel: "{fruit}: add one", close: "Close",
             username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
             signUp: "Sign up", name: "Name", signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine",
-            home: "Home", kitchen: "Making Screen", staffOnly: "Only staff can edit the stock.", failed: "Something went wrong. Please try again.",
+            home: "Home", kitchen: "Making Screen", low: "Low", staffOnly: "Only staff can edit the stock.", failed: "Something went wrong. Please try again.",
             otherLanguage: "한국어", fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages",
             countLabel: "{fruit}: count", countRange: "Enter a whole number from 0 to {max}.",
             shortageLine: "{fruit}: {needed} needed · {available} left",

@@ -9,7 +9,7 @@ extension Words {
             close: "닫기",
             username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
             signUp: "가입하기", name: "이름", signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기",
-            home: "홈", kitchen: "제조 화면", staffOnly: "직원만 재고를 수정할 수 있어요.", failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
+            home: "홈", kitchen: "제조 화면", low: "부족", staffOnly: "직원만 재고를 수정할 수 있어요.", failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
             otherLanguage: "English", fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴",
             countLabel: "{fruit} 수량", countRange: "0부터 {max}까지의 수를 입력해 주세요.",
             shortageLine: "{fruit} {needed}개 필요 · 지금 {available}개",

@@ -153,6 +153,8 @@ struct CommonWords: Encodable, Sendable {
     let vending: String
     let home: String
     let kitchen: String
+    /// A fruit at or below its reorder level.
+    let low: String
     let staffOnly: String
     let failed: String
     let otherLanguage: String
