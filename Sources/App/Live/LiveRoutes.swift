@@ -12,7 +12,7 @@ struct LiveRoutes {
             // Subscribe before reading the current state, so no change can fall between the two:
             // a page that rendered a moment ago still catches up with what changed since.
             let events = live.subscribe()
-            let current = juiceBar.currentStockEvent.serverSentEvent + juiceBar.currentQueueEvent.serverSentEvent
+            let current = juiceBar.currentStockEvent.serverSentEvent + (try await juiceBar.currentQueueEvent()).serverSentEvent
                 + (try await vending.currentEvent()).serverSentEvent
             return Response(
                 status: .ok,

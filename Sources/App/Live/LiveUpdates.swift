@@ -51,6 +51,9 @@ public final class LiveUpdates: Sendable {
         return stream
     }
 
+    /// Whether any page listens now: work done only for listeners can be skipped.
+    public var hasListeners: Bool { listeners.withLock { !$0.isEmpty } }
+
     /// Announces an event to every listener; it is made (and encoded) only when someone listens.
     public func publish(_ makeEvent: @autoclosure () -> LiveEvent) {
         let continuations = listeners.withLock { Array($0.values) }
