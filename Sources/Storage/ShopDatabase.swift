@@ -53,6 +53,9 @@ public struct ShopDatabase: Sendable {
             closeConnections: {})
     }
 
+    /// Whether `location` names a PostgreSQL database rather than a SQLite file.
+    public static func isPostgres(_ location: String) -> Bool { PostgresLocation.names(location) }
+
     /// Ends the connections to a database server; a SQLite file needs nothing.
     public func close() async {
         await closeConnections()

@@ -9,7 +9,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         abstract: "JuiceMaker: a juice bar and beverage shop.",
         subcommands: [
             ServeCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
-            QueueCommand.self, OrderStatusCommand.self, CancelCommand.self,
+            QueueCommand.self, OrderStatusCommand.self, CancelCommand.self, BackupCommand.self, RestoreCommand.self,
             VendingCommand.self, UsersCommand.self,
         ]
     )

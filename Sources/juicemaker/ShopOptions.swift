@@ -19,6 +19,9 @@ struct ShopOptions: ParsableArguments {
         database ?? ProcessInfo.processInfo.environment["JUICEMAKER_DATABASE"] ?? "juicemaker.sqlite"
     }
 
+    /// Whether the shop is on a PostgreSQL server rather than in a SQLite file.
+    var isPostgres: Bool { ShopDatabase.isPostgres(location) }
+
     /// Opens the shop's database for this command; it is closed before the process ends.
     func open() async throws -> ShopDatabase {
         let database = try await ShopDatabase.open(location)

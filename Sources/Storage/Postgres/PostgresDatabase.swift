@@ -22,9 +22,14 @@ struct PostgresLocation {
     /// host:port/database, for messages (never the password).
     var server: String { "\(host):\(port)/\(database ?? username)" }
 
+    /// Whether `location` is a PostgreSQL URL rather than a SQLite file's path.
+    static func names(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+    }
+
     /// Nil when `location` is not a PostgreSQL URL (it is then a SQLite file's path).
     init?(_ location: String) throws {
-        guard location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") else { return nil }
+        guard Self.names(location) else { return nil }
         guard let url = URLComponents(string: location), let host = url.host, !host.isEmpty,
               let username = url.user, !username.isEmpty
         else { throw StorageError.invalidLocation("expected postgres://user:password@host:port/database") }

@@ -1,0 +1,21 @@
+-- POST /api/orders as a member's tap on /home sends it: an order for pickup with an
+-- Idempotency-Key of its own, so every request is claimed, made and kept once. Each wrk thread
+-- numbers its keys apart from the others'.
+local juices = { "strawberryBananaJuice", "mangoKiwiJuice", "strawberryJuice", "bananaJuice",
+                 "pineappleJuice", "kiwiJuice", "mangoJuice" }
+local thread_id = 0
+local counter = 0
+
+setup = function(thread)
+  thread:set("thread_id", thread_id)
+  thread_id = thread_id + 1
+end
+
+request = function()
+  counter = counter + 1
+  local juice = juices[(counter % #juices) + 1]
+  return wrk.format("POST", "/api/orders",
+                    { ["Content-Type"] = "application/json",
+                      ["Idempotency-Key"] = "bench-" .. thread_id .. "-" .. counter },
+                    '{"juice":"' .. juice .. '","pickup":true}')
+end
