@@ -19,6 +19,10 @@ def test_levels_are_for_staff_and_checked(server):
     assert_error(staff.put("/api/stock/kiwi/level", json={"level": "five"}), 400)
     assert_error(staff.put("/api/stock/grape/level", json={"level": 5}), 404)
     assert guest.get("/api/stock/low").json() == []
+    # `low` is the route's own word, not a fruit of PUT /api/stock/{fruit}.
+    refused = staff.put("/api/stock/low", json={"count": 1})
+    assert_error(refused, 405)
+    assert refused.headers["Allow"] == "GET"
 
 
 def test_a_fruit_ordered_down_to_its_level_is_low_everywhere(new_page, server):
@@ -54,10 +58,12 @@ def test_the_cli_sets_a_level_and_the_open_page_follows(new_page, server):
     page = new_page(locale="en-US")
     page.goto(server.url + "/?lang=en")
     mango_row = page.locator('li.fruit[data-low-of="mango"]')
+    page.evaluate("window.sameDocument = true")
     result = server.cli("stock", "level", "mango", "10")
     assert result.returncode == 0 and "(low)" in result.stdout, result
     expect(mango_row).to_have_attribute("data-low", "", timeout=2 * LIVE_MS)
     expect(mango_row.get_by_text("Low")).to_be_visible()
+    assert page.evaluate("window.sameDocument === true"), "a new level marks the fruit without reloading the page"
     assert server.cli("stock", "level", "mango", "0").returncode == 0
     expect(mango_row).not_to_have_attribute("data-low", "", timeout=2 * LIVE_MS)
     bad = server.cli("stock", "level", "mango", "many")

@@ -197,7 +197,13 @@ function showLow(low) {
     mark.hidden = !low.has(mark.dataset.lowMark);
   }
 }
-live.addEventListener("menu", () => location.reload());
+live.addEventListener("menu", (event) => {
+  const menu = JSON.parse(event.data);
+  const sameAs = (names, items) =>
+    items.length === Object.keys(names).length && items.every((item) => names[item.id] === item.name[page.language]);
+  // A new fruit or juice needs the page drawn anew; a new reorder level does not (`stock` marks it).
+  if (!sameAs(page.fruitNames, menu.fruits) || !sameAs(page.juiceNames, menu.juices)) location.reload();
+});
 
 if (new URLSearchParams(location.search).get("stock") === "open") {
   history.replaceState(null, "", location.pathname + (page.language === "en" ? "?lang=en" : ""));

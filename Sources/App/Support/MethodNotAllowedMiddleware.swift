@@ -15,7 +15,8 @@ final class RouteTable: Sendable {
     }
 
     /// The methods of the routes matching `path` (a parameter, `{id}`, matches any segment);
-    /// nil when none does.
+    /// nil when none does. As the router does, a route naming a segment outright wins over one
+    /// with a parameter there: `/api/stock/low` is only the route written so, not `/api/stock/{fruit}`.
     func methods(for path: String) -> Set<HTTPRequest.Method>? {
         let asked = path.split(separator: "/")
         let matching = routes.withLock { routes in
@@ -24,7 +25,10 @@ final class RouteTable: Sendable {
                     && zip(route.segments, asked).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
             }
         }
-        return matching.isEmpty ? nil : matching.reduce(into: []) { $0.formUnion($1.methods) }
+        func parameters(_ segments: [Substring]) -> [Bool] { segments.map { $0.hasPrefix("{") } }
+        guard let mostSpecific = matching.map({ parameters($0.segments) })
+            .min(by: { $0.lexicographicallyPrecedes($1) { !$0 && $1 } }) else { return nil }
+        return matching.filter { parameters($0.segments) == mostSpecific }.reduce(into: []) { $0.formUnion($1.methods) }
     }
 }
 
