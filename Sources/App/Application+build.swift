@@ -52,15 +52,15 @@ public func buildApplication(
     var logger = Logger(label: "juicemaker")
     logger.logLevel = configuration.logLevel
 
-    let database = try await ShopDatabase.open(configuration.database, calendar: ShopCalendar(timeZone: configuration.timeZone),
-                                               now: configuration.clock)
+    let calendar = ShopCalendar(timeZone: configuration.timeZone)
+    let database = try await ShopDatabase.open(configuration.database, calendar: calendar, now: configuration.clock)
     let live = LiveUpdates()
     let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
     let vending = VendingService(store: database.vending, live: live)
     let accounts = AccountService(store: database.accounts, bcryptCost: configuration.bcryptCost, now: configuration.clock)
     try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
     let content = ContentService(store: database.content, accounts: database.accounts,
-                                 calendar: ShopCalendar(timeZone: configuration.timeZone), now: configuration.clock)
+                                 calendar: calendar, now: configuration.clock)
 
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
     let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -79,6 +79,7 @@ public func buildApplication(
     let idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
     JuiceBarAPI(juiceBar: juiceBar, idempotent: idempotent).addRoutes(to: api)
     VendingAPI(vending: vending, idempotent: idempotent).addRoutes(to: api)
+    ExportRoutes(juiceBar: juiceBar, stores: database, calendar: calendar).addRoutes(to: api)
     LiveRoutes(live: live, juiceBar: juiceBar, vending: vending).addRoutes(to: api)
     SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
     JuiceBarPages(juiceBar: juiceBar).addRoutes(to: router)

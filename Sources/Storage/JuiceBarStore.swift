@@ -41,6 +41,12 @@ public protocol JuiceBarStore: Sendable {
 
     func order(id: Int64) async throws -> Order?
 
+    /// Orders in `window`, oldest first: a page of an export.
+    func orders(in window: ExportWindow) async throws -> [Order]
+
+    /// Stock ledger lines in `window`, oldest first: a page of an export.
+    func ledger(in window: ExportWindow) async throws -> [LedgerEntry]
+
     /// The active orders (`received`, `making`, `ready`), oldest first.
     func queue() async throws -> [Order]
 

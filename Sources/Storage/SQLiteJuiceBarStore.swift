@@ -43,6 +43,22 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         }
     }
 
+    public func orders(in window: ExportWindow) async throws -> [Order] {
+        let (from, until) = window.storedBounds
+        return try await database.pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM juiceOrder WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
+                             arguments: [window.after, from, until, window.limit]).map(Self.order)
+        }
+    }
+
+    public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
+        let (from, until) = window.storedBounds
+        return try await database.pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM stockLedger WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
+                             arguments: [window.after, from, until, window.limit]).map(Self.ledgerEntry)
+        }
+    }
+
     public func order(id: Int64) async throws -> Order? {
         try await database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM juiceOrder WHERE id = ?", arguments: [id]).map(Self.order)
@@ -72,14 +88,15 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM stockLedger ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
-                .map { row in
-                    LedgerEntry(
-                        id: row["id"], time: row["time"], fruit: FruitID(row["fruitId"]), delta: row["delta"],
-                        countAfter: row["countAfter"], cause: StockChangeCause(rawValue: row["cause"]) ?? .edit,
-                        juice: (row["juiceId"] as String?).map { JuiceID($0) }, orderID: row["orderId"],
-                        actor: row["actor"])
-                }
+                .map(Self.ledgerEntry)
         }
+    }
+
+    static func ledgerEntry(_ row: Row) -> LedgerEntry {
+        LedgerEntry(
+            id: row["id"], time: row["time"], fruit: FruitID(row["fruitId"]), delta: row["delta"],
+            countAfter: row["countAfter"], cause: StockChangeCause(rawValue: row["cause"]) ?? .edit,
+            juice: (row["juiceId"] as String?).map { JuiceID($0) }, orderID: row["orderId"], actor: row["actor"])
     }
 }
 

@@ -119,8 +119,20 @@ public struct SQLiteVendingStore: VendingStore {
     public func history(limit: Int?) async throws -> [Sale] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM vendingSale ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
-                .map { Sale(id: $0["id"], product: $0["productId"], price: $0["price"], time: $0["time"], itemID: $0["itemId"]) }
+                .map(Self.sale)
         }
+    }
+
+    public func sales(in window: ExportWindow) async throws -> [Sale] {
+        let (from, until) = window.storedBounds
+        return try await database.pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM vendingSale WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
+                             arguments: [window.after, from, until, window.limit]).map(Self.sale)
+        }
+    }
+
+    static func sale(_ row: Row) -> Sale {
+        Sale(id: row["id"], product: row["productId"], price: row["price"], time: row["time"], itemID: row["itemId"])
     }
 
     public func expiredItems(at now: Date) async throws -> [Item] {

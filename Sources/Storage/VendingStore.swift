@@ -45,6 +45,8 @@ public protocol VendingStore: Sendable {
     func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit
     /// Sales, newest first.
     func history(limit: Int?) async throws -> [Sale]
+    /// Sales in `window`, oldest first: a page of an export.
+    func sales(in window: ExportWindow) async throws -> [Sale]
     func expiredItems(at now: Date) async throws -> [Item]
     func sales() async throws -> [ProductSales]
 }

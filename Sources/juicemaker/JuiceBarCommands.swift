@@ -190,12 +190,19 @@ struct OrderCommand: AsyncParsableCommand {
 }
 
 struct OrdersCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "orders", abstract: "Orders made, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "orders", abstract: "Orders made, newest first; with --csv, every order, oldest first.")
     @OptionGroup var shop: ShopOptions
     @OptionGroup var limit: LimitOption
     @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var export: CSVOptions
 
     func run() async throws {
+        if export.csv {
+            let store = try await shop.openJuiceBar()
+            return try await export.print(
+                ShopExports.orders(store, menu: try await store.menu(), calendar: ShopCalendar(), language: cliLanguage))
+        }
         let orders = try await shop.openJuiceBar().orders(limit: limit.limit)
         if json { return try printJSON(orders) }
         for order in orders {
@@ -205,12 +212,19 @@ struct OrdersCommand: AsyncParsableCommand {
 }
 
 struct HistoryCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "history", abstract: "The stock ledger, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "The stock ledger, newest first; with --csv, every line, oldest first.")
     @OptionGroup var shop: ShopOptions
     @OptionGroup var limit: LimitOption
     @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var export: CSVOptions
 
     func run() async throws {
+        if export.csv {
+            let store = try await shop.openJuiceBar()
+            return try await export.print(
+                ShopExports.ledger(store, menu: try await store.menu(), calendar: ShopCalendar(), language: cliLanguage))
+        }
         let entries = try await shop.openJuiceBar().ledger(limit: limit.limit)
         if json { return try printJSON(entries) }
         for entry in entries {

@@ -62,6 +62,8 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as AccountError {
         throw fail(say(error, in: cliLanguage), code: 2)
+    } catch let error as ContentError {
+        throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as OrderError where error.isBadInput {
         throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as OrderError {
@@ -101,5 +103,22 @@ struct LimitOption: ParsableArguments {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+}
+
+/// `--csv` with an optional `--from`/`--to` period (whole shop days): what an export prints.
+struct CSVOptions: ParsableArguments {
+    @Flag(help: "Print CSV (RFC 4180, UTF-8 with a byte-order mark) instead, one row each.") var csv = false
+    @Option(help: "With --csv: from this day on (YYYY-MM-DD).") var from: String?
+    @Option(help: "With --csv: up to and including this day (YYYY-MM-DD).") var to: String?
+
+    /// Prints `export` over the period, as it is read.
+    func print<Row>(_ export: CSVExport<Row>) async throws {
+        try await refusingBadInput {
+            let period = try ShopExports.period(from: from, to: to, calendar: ShopCalendar())
+            try await export.write(from: period.from, until: period.until) { text in
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
     }
 }

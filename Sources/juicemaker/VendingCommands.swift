@@ -124,10 +124,15 @@ struct VendingCommand: AsyncParsableCommand {
     }
 
     struct Sales: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sales", abstract: "Units and won sold per product.")
+        static let configuration = CommandConfiguration(
+            commandName: "sales", abstract: "Units and won sold per product; with --csv, every sale.")
         @OptionGroup var options: Options
+        @OptionGroup var export: CSVOptions
 
         func run() async throws {
+            if export.csv {
+                return try await export.print(ShopExports.sales(try await options.open(), calendar: ShopCalendar(), language: cliLanguage))
+            }
             let sales = try await options.open().sales()
             if options.json { return try printJSON(sales) }
             for entry in sales { print("\(entry.product): \(entry.units) sold, \(Won.format(entry.won))") }

@@ -55,6 +55,22 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
             """).map(Self.order)
     }
 
+    public func orders(in window: ExportWindow) async throws -> [Order] {
+        let (from, until) = window.storedBounds
+        return try await database.rows("""
+            SELECT \(unescaped: Self.orderColumns) FROM juice_order
+            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
+            """).map(Self.order)
+    }
+
+    public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
+        let (from, until) = window.storedBounds
+        return try await database.rows("""
+            SELECT \(unescaped: Self.ledgerColumns) FROM stock_ledger
+            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
+            """).map(Self.ledgerEntry)
+    }
+
     public func order(id: Int64) async throws -> Order? {
         try await database.rows("SELECT \(unescaped: Self.orderColumns) FROM juice_order WHERE id = \(id)").first.map(Self.order)
     }
@@ -86,16 +102,19 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.rows("""
-            SELECT id, time, fruit_id, delta, count_after, cause, juice_id, order_id, actor
-            FROM stock_ledger ORDER BY id DESC LIMIT \(limit)
-            """).map { row in
-            let (id, time, fruit, delta, countAfter, cause, juice, orderID, actor) =
-                try row.decode((Int64, Double, String, Int, Int, String, String?, Int64?, String).self)
-            return LedgerEntry(
-                id: id, time: Date(storedValue: time), fruit: FruitID(fruit), delta: delta, countAfter: countAfter,
-                cause: StockChangeCause(rawValue: cause) ?? .edit, juice: juice.map { JuiceID($0) }, orderID: orderID,
-                actor: actor)
-        }
+            SELECT \(unescaped: Self.ledgerColumns) FROM stock_ledger ORDER BY id DESC LIMIT \(limit)
+            """).map(Self.ledgerEntry)
+    }
+
+    static let ledgerColumns = "id, time, fruit_id, delta, count_after, cause, juice_id, order_id, actor"
+
+    static func ledgerEntry(_ row: PostgresRow) throws -> LedgerEntry {
+        let (id, time, fruit, delta, countAfter, cause, juice, orderID, actor) =
+            try row.decode((Int64, Double, String, Int, Int, String, String?, Int64?, String).self)
+        return LedgerEntry(
+            id: id, time: Date(storedValue: time), fruit: FruitID(fruit), delta: delta, countAfter: countAfter,
+            cause: StockChangeCause(rawValue: cause) ?? .edit, juice: juice.map { JuiceID($0) }, orderID: orderID,
+            actor: actor)
     }
 }
 

@@ -64,10 +64,20 @@ public struct PostgresVendingStore: VendingStore {
     public func history(limit: Int?) async throws -> [Sale] {
         try await database.rows("""
             SELECT id, product_id, price, time, item_id FROM vending_sale ORDER BY id DESC LIMIT \(limit)
-            """).map { row in
-            let (id, product, price, time, itemID) = try row.decode((Int64, String, Int, Double, Int64).self)
-            return Sale(id: id, product: product, price: price, time: Date(storedValue: time), itemID: itemID)
-        }
+            """).map(Self.sale)
+    }
+
+    public func sales(in window: ExportWindow) async throws -> [Sale] {
+        let (from, until) = window.storedBounds
+        return try await database.rows("""
+            SELECT id, product_id, price, time, item_id FROM vending_sale
+            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
+            """).map(Self.sale)
+    }
+
+    static func sale(_ row: PostgresRow) throws -> Sale {
+        let (id, product, price, time, itemID) = try row.decode((Int64, String, Int, Double, Int64).self)
+        return Sale(id: id, product: product, price: price, time: Date(storedValue: time), itemID: itemID)
     }
 
     public func expiredItems(at now: Date) async throws -> [Item] {

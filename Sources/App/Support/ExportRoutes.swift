@@ -1,0 +1,48 @@
+import Hummingbird
+import JuiceBar
+import NIOCore
+import Storage
+
+/// `GET /api/orders.csv`, `/api/ledger.csv`, `/api/vending/sales.csv` (staff; `from`/`to` days,
+/// both optional): the shop's records for a spreadsheet, streamed as they are read.
+struct ExportRoutes {
+    let juiceBar: JuiceBarService
+    let stores: ShopDatabase
+    let calendar: ShopCalendar
+
+    func addRoutes(to api: RouterGroup<ShopRequestContext>) {
+        api.get("orders.csv") { request, context in
+            try context.requireStaff()
+            let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar,
+                                            language: Language.preferred(by: request))
+            return try csv(export, named: "orders.csv", for: request)
+        }
+        api.get("ledger.csv") { request, context in
+            try context.requireStaff()
+            let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar,
+                                            language: Language.preferred(by: request))
+            return try csv(export, named: "ledger.csv", for: request)
+        }
+        api.get("vending/sales.csv") { request, context in
+            try context.requireStaff()
+            let export = ShopExports.sales(stores.vending, calendar: calendar, language: Language.preferred(by: request))
+            return try csv(export, named: "sales.csv", for: request)
+        }
+    }
+
+    /// The export over the request's period, as a download; a bad period is refused before any row.
+    private func csv<Row>(_ export: CSVExport<Row>, named name: String, for request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let period = try ShopExports.period(from: query["from"].map(String.init), to: query["to"].map(String.init),
+                                            calendar: calendar)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\""],
+            body: ResponseBody { writer in
+                try await export.write(from: period.from, until: period.until) { text in
+                    try await writer.write(ByteBuffer(string: text))
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
