@@ -1,4 +1,6 @@
 import Foundation
+internal import GRDB
+import PostgresNIO
 
 /// One page of rows to export, oldest first: those after `after` (an id) in the period, at most
 /// `limit`. Exports read page after page, so a year of rows never sits in memory at once.
@@ -20,5 +22,24 @@ public struct ExportWindow: Sendable {
     /// The period's bounds as stored moments, open ends as far as a stored moment can be.
     var storedBounds: (from: Double, until: Double) {
         (from?.storedValue ?? -Double.greatestFiniteMagnitude, until?.storedValue ?? Double.greatestFiniteMagnitude)
+    }
+}
+
+extension ExportWindow {
+    /// The window's rows of a SQLite `table` that has an `id` and a `time`, oldest first.
+    func rows(of table: String, in db: Database) throws -> [Row] {
+        let (from, until) = storedBounds
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM \(table) WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
+            arguments: [after, from, until, limit])
+    }
+
+    /// The window's rows of a PostgreSQL `table` that has an `id` and a `time`, oldest first.
+    func rows(of table: String, columns: String, in database: PostgresDatabase) async throws -> [PostgresRow] {
+        let (from, until) = storedBounds
+        return try await database.rows("""
+            SELECT \(unescaped: columns) FROM \(unescaped: table)
+            WHERE id > \(after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(limit)
+            """)
     }
 }

@@ -44,19 +44,11 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 
     public func orders(in window: ExportWindow) async throws -> [Order] {
-        let (from, until) = window.storedBounds
-        return try await database.pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM juiceOrder WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
-                             arguments: [window.after, from, until, window.limit]).map(Self.order)
-        }
+        try await database.pool.read { db in try window.rows(of: "juiceOrder", in: db).map(Self.order) }
     }
 
     public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
-        let (from, until) = window.storedBounds
-        return try await database.pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM stockLedger WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
-                             arguments: [window.after, from, until, window.limit]).map(Self.ledgerEntry)
-        }
+        try await database.pool.read { db in try window.rows(of: "stockLedger", in: db).map(Self.ledgerEntry) }
     }
 
     public func order(id: Int64) async throws -> Order? {

@@ -124,11 +124,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func sales(in window: ExportWindow) async throws -> [Sale] {
-        let (from, until) = window.storedBounds
-        return try await database.pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM vendingSale WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
-                             arguments: [window.after, from, until, window.limit]).map(Self.sale)
-        }
+        try await database.pool.read { db in try window.rows(of: "vendingSale", in: db).map(Self.sale) }
     }
 
     static func sale(_ row: Row) -> Sale {

@@ -76,6 +76,23 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func exportsReadPageAfterPageOldestFirstWithinTheirPeriod(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let made = try await (0..<5).asyncMap { _ in try await store.order("bananaJuice", actor: "t").order }
+        let firstPage = try await store.orders(in: ExportWindow(limit: 2))
+        let secondPage = try await store.orders(in: ExportWindow(after: firstPage.last!.id, limit: 2))
+        #expect((firstPage + secondPage).map(\.id) == made.prefix(4).map(\.id))
+        #expect(try await store.orders(in: ExportWindow(until: made[0].time)).isEmpty, "until is exclusive")
+        #expect(try await store.orders(in: ExportWindow(from: made[4].time + 1)).isEmpty)
+        #expect(try await store.orders(in: ExportWindow(from: made[0].time, until: made[4].time + 1)).count == 5)
+        #expect(try await store.ledger(in: ExportWindow()).map(\.cause).filter { $0 == .order }.count == 5)
+        _ = try await shop.vending.insert(5_000, actor: "t", at: Date())
+        let sale = try await shop.vending.purchase("cola", actor: "t", at: Date()).sale
+        #expect(try await shop.vending.sales(in: ExportWindow()).map(\.id) == [sale.id])
+    }
+
+    @Test(arguments: Engine.available)
     func aReorderLevelIsKeptWithTheFruit(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let commit = try await shop.juiceBar.commit(.setLevel("kiwi", 7), actor: "staff:a")
@@ -119,5 +136,14 @@ import Testing
         }
         #expect(claims.filter { $0 == .acquired }.count == 1)
         #expect(claims.filter { $0 == .pending }.count == 19)
+    }
+}
+
+extension Sequence {
+    /// Each element's value in turn, one after another.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var values: [T] = []
+        for element in self { values.append(try await transform(element)) }
+        return values
     }
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from e2e_support import login, sign_in_on_current_page
+from e2e_support import ShopApi, login, sign_in_on_current_page
 
 AXE = Axe()
 WIDTHS = {"phone": {"width": 390, "height": 844}, "ipad": {"width": 820, "height": 1180}}
@@ -41,6 +41,8 @@ def test_every_page_has_no_serious_accessibility_violation(new_page, server, wid
 
 
 def test_the_open_dialogs_have_no_serious_accessibility_violation(page, server):
+    # Kiwi at its reorder level, so the order and stock screens show their 부족 marks.
+    assert ShopApi.signed_in_as_admin(server.url).put("/api/stock/kiwi/level", json={"level": 10}).status_code == 200
     login(page, server)
     page.goto(server.url + "/home")
     page.locator('[data-juice="kiwiJuice"]').click()
@@ -53,6 +55,8 @@ def test_the_open_dialogs_have_no_serious_accessibility_violation(page, server):
     page.locator("#cancel-dialog[open]").wait_for()
     found += serious_violations(page)
     page.goto(server.url + "/")
+    page.locator('li.fruit[data-low-of="kiwi"] .low-mark').wait_for()
+    found += serious_violations(page)
     page.locator("#edit-stock").click()
     page.locator("#stock-screen[open]").wait_for()
     found += serious_violations(page)

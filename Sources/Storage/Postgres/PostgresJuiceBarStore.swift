@@ -56,19 +56,11 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     }
 
     public func orders(in window: ExportWindow) async throws -> [Order] {
-        let (from, until) = window.storedBounds
-        return try await database.rows("""
-            SELECT \(unescaped: Self.orderColumns) FROM juice_order
-            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
-            """).map(Self.order)
+        try await window.rows(of: "juice_order", columns: Self.orderColumns, in: database).map(Self.order)
     }
 
     public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
-        let (from, until) = window.storedBounds
-        return try await database.rows("""
-            SELECT \(unescaped: Self.ledgerColumns) FROM stock_ledger
-            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
-            """).map(Self.ledgerEntry)
+        try await window.rows(of: "stock_ledger", columns: Self.ledgerColumns, in: database).map(Self.ledgerEntry)
     }
 
     public func order(id: Int64) async throws -> Order? {

@@ -68,11 +68,7 @@ public struct PostgresVendingStore: VendingStore {
     }
 
     public func sales(in window: ExportWindow) async throws -> [Sale] {
-        let (from, until) = window.storedBounds
-        return try await database.rows("""
-            SELECT id, product_id, price, time, item_id FROM vending_sale
-            WHERE id > \(window.after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(window.limit)
-            """).map(Self.sale)
+        try await window.rows(of: "vending_sale", columns: "id, product_id, price, time, item_id", in: database).map(Self.sale)
     }
 
     static func sale(_ row: PostgresRow) throws -> Sale {
