@@ -59,7 +59,7 @@ struct HomePage {
             waitLine: allWords.queue.waitLine.filling(["ahead": String(wait.ahead), "minutes": String(wait.minutes)]),
             pageData: scriptJSON(PageData(
                 words: words, queueWords: allWords.queue,
-                statuses: Dictionary(uniqueKeysWithValues: allWords.statuses.map { ($0.key.rawValue, $0.value) }),
+                statuses: allWords.statusNames,
                 juiceNames: names, mine: activeOrders.map { QueueEntry($0, now: now) },
                 queue: queue.map { QueueEntry($0, now: now) }))))
     }

@@ -32,7 +32,7 @@ struct QueuePages {
         let menu = juiceBar.menu
         let data = PageData(
             words: words.queue, common: words.common,
-            statuses: Dictionary(uniqueKeysWithValues: words.statuses.map { ($0.key.rawValue, $0.value) }),
+            statuses: words.statusNames,
             juiceNames: menu.juiceNames(in: language),
             recipes: Dictionary(uniqueKeysWithValues: menu.juices.map { juice in
                 (juice.id.rawValue, juice.recipe.map { ingredient in

@@ -11,6 +11,11 @@ struct Words: Sendable {
     let queue: QueueWords
     /// Each order status as a person reads it: `received` is `접수`.
     let statuses: [OrderStatus: String]
+
+    /// The status names by the API's status words, as the pages' scripts look them up.
+    var statusNames: [String: String] {
+        Dictionary(uniqueKeysWithValues: statuses.map { ($0.key.rawValue, $0.value) })
+    }
     /// What each refusal says; `{name}` marks where a message's value goes.
     let messages: [MessageKey: String]
     /// How a message names a field a person filled in (`title` is `제목`).
