@@ -7,11 +7,12 @@ let package = Package(
     products: [
         .executable(name: "juicemaker", targets: ["juicemaker"]),
         // For the benchmarks package beside it (Benchmarks/).
-        .library(name: "JuiceMakerKit", targets: ["JuiceBar", "VendingMachine", "Membership", "Storage"]),
+        .library(name: "JuiceMakerKit", targets: ["JuiceBar", "VendingMachine", "Membership", "DayClose", "Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -29,10 +30,16 @@ let package = Package(
         .target(name: "JuiceBar"),
         .target(name: "Membership", dependencies: ["JuiceBar"]),
         .target(name: "VendingMachine", dependencies: ["JuiceBar"]),
+        // Closing a shop day: its Z report, from the juice bar's and the machine's records.
+        .target(
+            name: "DayClose",
+            dependencies: ["JuiceBar", "VendingMachine", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Persistence behind protocols; SQLite through GRDB, PostgreSQL through postgres-nio.
         .target(
             name: "Storage",
             dependencies: [
+                "DayClose",
                 "JuiceBar",
                 "Membership",
                 "VendingMachine",
@@ -46,6 +53,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
+                "DayClose",
                 "JuiceBar",
                 "Membership",
                 "Storage",
@@ -74,6 +82,7 @@ let package = Package(
                 .process("Members/home.mustache"),
                 .process("Queue/kitchen.mustache"),
                 .process("Queue/board.mustache"),
+                .process("Days/reports.mustache"),
                 .process("Vending/vending.mustache"),
                 .process("Vending/product-art.mustache"),
                 .process("Vending/sales-chart.mustache"),
@@ -82,6 +91,7 @@ let package = Package(
         .executableTarget(
             name: "juicemaker",
             dependencies: [
+                "DayClose",
                 "JuiceBar",
                 "Membership",
                 "Storage",
@@ -97,9 +107,11 @@ let package = Package(
         .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
         .testTarget(name: "MembershipTests", dependencies: ["Membership"]),
         .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine", "JuiceBar"]),
+        .testTarget(name: "DayCloseTests", dependencies: ["DayClose", "JuiceBar", "VendingMachine"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [
+                "DayClose",
                 "JuiceBar",
                 "Membership",
                 "Storage",
@@ -111,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
+                "DayClose",
                 "App",
                 "JuiceBar",
                 "Membership",

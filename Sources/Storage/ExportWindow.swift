@@ -11,12 +11,15 @@ public struct ExportWindow: Sendable {
     /// Rows before this moment (nil: to the last).
     public var until: Date?
     public var limit: Int
+    /// The newest id to read: a day's report covers the rows up to its close.
+    public var through: Int64
 
-    public init(after: Int64 = 0, from: Date? = nil, until: Date? = nil, limit: Int = 500) {
+    public init(after: Int64 = 0, from: Date? = nil, until: Date? = nil, limit: Int = 500, through: Int64 = .max) {
         self.after = after
         self.from = from
         self.until = until
         self.limit = limit
+        self.through = through
     }
 
     /// The period's bounds as stored moments, open ends as far as a stored moment can be.
@@ -30,8 +33,8 @@ extension ExportWindow {
     func rows(of table: String, in db: Database) throws -> [Row] {
         let (from, until) = storedBounds
         return try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM \(table) WHERE id > ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
-            arguments: [after, from, until, limit])
+            db.cachedStatement(sql: "SELECT * FROM \(table) WHERE id > ? AND id <= ? AND time >= ? AND time < ? ORDER BY id LIMIT ?"),
+            arguments: [after, through, from, until, limit])
     }
 
     /// The window's rows of a PostgreSQL `table` that has an `id` and a `time`, oldest first.
@@ -39,7 +42,21 @@ extension ExportWindow {
         let (from, until) = storedBounds
         return try await database.rows("""
             SELECT \(unescaped: columns) FROM \(unescaped: table)
-            WHERE id > \(after) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(limit)
+            WHERE id > \(after) AND id <= \(through) AND time >= \(from) AND time < \(until) ORDER BY id LIMIT \(limit)
             """)
+    }
+}
+
+extension ExportWindow {
+    /// Reads the window page after page, handing each to `take`, until a page comes back empty.
+    public func pages<Row>(_ page: (ExportWindow) async throws -> [Row], id: (Row) -> Int64,
+                           _ take: ([Row]) async throws -> Void) async throws {
+        var window = self
+        while true {
+            let rows = try await page(window)
+            guard let last = rows.last else { return }
+            try await take(rows)
+            window.after = id(last)
+        }
     }
 }

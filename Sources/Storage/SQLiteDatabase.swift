@@ -100,6 +100,7 @@ public final class SQLiteDatabase: Sendable {
         JuiceBarSchema.registerQueue(in: &migrator)
         JuiceBarSchema.registerReorderLevels(in: &migrator)
         SQLiteIdempotencyStore.register(in: &migrator)
+        SQLiteDayReportStore.register(in: &migrator)
         return migrator
     }
 

@@ -22,6 +22,8 @@ public struct ShopDatabase: Sendable {
     public let content: any ContentStore
     /// Answers kept for requests that carry an `Idempotency-Key`.
     public let idempotency: any IdempotencyStore
+    /// The closed days' reports.
+    public let days: any DayReportStore
     /// Commits made by other processes.
     public let changes: any ChangeFeed
     private let closeConnections: @Sendable () async -> Void
@@ -39,6 +41,7 @@ public struct ShopDatabase: Sendable {
                 accounts: PostgresAccountStore(database: database, now: now),
                 content: PostgresContentStore(database: database),
                 idempotency: PostgresIdempotencyStore(database: database),
+                days: PostgresDayReportStore(database: database),
                 changes: database.changeFeed,
                 closeConnections: { await database.close() })
         }
@@ -49,6 +52,7 @@ public struct ShopDatabase: Sendable {
             accounts: SQLiteAccountStore(database: database, now: now),
             content: SQLiteContentStore(database: database),
             idempotency: SQLiteIdempotencyStore(database: database),
+            days: SQLiteDayReportStore(database: database),
             changes: try database.makeChangeWatcher(),
             closeConnections: {})
     }

@@ -129,3 +129,18 @@ public struct VendingBook: Hashable, Sendable {
         return plan
     }
 }
+
+/// One line of the machine's money ledger: a movement as it was stored.
+public struct MoneyLine: Hashable, Sendable {
+    public var id: Int64
+    public var time: Date
+    public var movement: MoneyMovement
+    public var actor: String
+
+    public init(id: Int64, time: Date, movement: MoneyMovement, actor: String) {
+        self.id = id
+        self.time = time
+        self.movement = movement
+        self.actor = actor
+    }
+}

@@ -68,6 +68,9 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as OrderError {
         throw fail(say(error, in: cliLanguage), code: 1)
+    } catch let error as DayCloseError {
+        if case .unknownReport = error { throw fail(say(error, in: cliLanguage), code: 2) }
+        throw fail(say(error, in: cliLanguage), code: 1)
     } catch let error as RefusedInput {
         throw fail(error.description, code: 2)
     }

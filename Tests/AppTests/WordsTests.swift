@@ -107,6 +107,8 @@ import VendingMachine
         (OrderError.unknownOrder(12), 404, "not_found"),
         (OrderError.cannotMove(from: .ready, to: .making), 409, "invalid_transition"),
         (OrderError.cannotCancel(.making), 409, "cannot_cancel"),
+        (DayCloseError.alreadyClosed(day: "2026-11-25"), 409, "day_already_closed"),
+        (DayCloseError.unknownReport("7"), 404, "not_found"),
         (OrderError.notYours(12), 403, "forbidden"),
         (OrderError.unknownStatus("done"), 422, "invalid_status"),
         (APIError(.badRequest, "invalid_idempotency_key", .invalidIdempotencyKey), 400, "invalid_idempotency_key"),

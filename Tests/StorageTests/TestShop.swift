@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 import Logging
 import PostgresNIO
 @testable import Storage
@@ -43,6 +44,20 @@ struct TestShop: Sendable {
     /// The same database opened again, as another process or server would.
     func reopen() async throws -> ShopDatabase {
         try await ShopDatabase.open(location, now: Self.now)
+    }
+
+    /// Runs `sql` straight on the database, past every store: what someone with `sqlite3` or
+    /// `psql` could do.
+    func executeBehindTheShop(_ sql: String) async throws {
+        if folder != nil {
+            try await DatabaseQueue(path: location).write { try $0.execute(sql: sql) }
+            return
+        }
+        let server = try #require(try PostgresLocation(location))
+        let client = PostgresClient(configuration: server.clientConfiguration, backgroundLogger: Logger(label: "test"))
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        try await client.query(PostgresQuery(unsafeSQL: sql))
     }
 
     /// The time in whole seconds: a moment the stores keep as seconds since 1970 comes back

@@ -1,6 +1,6 @@
 """Every page passes axe-core (axe-playwright-python) with no serious or critical violation, in Korean
 and English, at phone and iPad width, light and dark, for a guest and for staff; also with the
-stock screen and the restock dialog open.
+stock screen, the restock dialog and the day-close dialog open, and a day report listed.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from e2e_support import ShopApi, login, sign_in_on_current_page
 AXE = Axe()
 WIDTHS = {"phone": {"width": 390, "height": 844}, "ipad": {"width": 820, "height": 1180}}
 GUEST_PAGES = ["/", "/vending", "/login", "/signup", "/board"]
-STAFF_PAGES = ["/", "/vending", "/home", "/kitchen", "/board"]
+STAFF_PAGES = ["/", "/vending", "/home", "/kitchen", "/board", "/reports"]
 
 
 def serious_violations(page) -> list[str]:
@@ -63,5 +63,15 @@ def test_the_open_dialogs_have_no_serious_accessibility_violation(page, server):
     page.goto(server.url + "/vending")
     page.locator('[data-restock="cola"]').click()
     page.locator("#restock[open]").wait_for()
+    found += serious_violations(page)
+    page.goto(server.url + "/reports")
+    page.locator("#close-day").click()
+    page.locator("#close-dialog[open]").wait_for()
+    found += serious_violations(page)
+    page.keyboard.press("Escape")
+    page.locator("#close-no").wait_for(state="hidden")
+    page.locator("#close-day").click()
+    page.locator("#close-yes").click()
+    page.locator("#reports tbody tr").wait_for()
     found += serious_violations(page)
     assert not found, "\n".join(found)

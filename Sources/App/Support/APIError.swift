@@ -106,6 +106,12 @@ extension APIError {
             }
         case let error as ContentError:
             self.init(.unprocessableContent, error.code, error.message)
+        case let error as DayCloseError:
+            switch error {
+            case .alreadyClosed(let day):
+                self.init(.conflict, "day_already_closed", error.message, details: ["day": .string(day)])
+            case .unknownReport: self.init(.notFound, "not_found", error.message)
+            }
         case let error as AccountError:
             if case .usernameTaken = error {
                 self.init(.conflict, error.code, error.message)
@@ -243,6 +249,15 @@ extension AccountError {
         case .nameTooLong: Message(.nameTooLong, ["max": .number(AccountRules.maximumNameLength)])
         case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
         case .usernameTaken(let username): Message(.usernameTaken, ["username": .text(username)])
+        }
+    }
+}
+
+extension DayCloseError {
+    var message: Message {
+        switch self {
+        case .alreadyClosed(let day): Message(.dayAlreadyClosed, ["day": .text(day)])
+        case .unknownReport(let id): Message(.unknownReport, ["id": .text(id)])
         }
     }
 }

@@ -20,12 +20,8 @@ public struct CSVExport<Row: Sendable>: Sendable {
     /// Hands the whole text to `write` in pieces: the mark and the header, then a page of rows at a time.
     public func write(from: Date?, until: Date?, to write: (String) async throws -> Void) async throws {
         try await write("\u{FEFF}" + CSVText.line(header))
-        var window = ExportWindow(from: from, until: until, limit: Self.pageSize)
-        while true {
-            let rows = try await page(window)
-            guard let last = rows.last else { return }
+        try await ExportWindow(from: from, until: until, limit: Self.pageSize).pages(page, id: id) { rows in
             try await write(rows.map { CSVText.line(fields($0)) }.joined())
-            window.after = id(last)
         }
     }
 }

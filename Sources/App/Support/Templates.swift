@@ -44,7 +44,7 @@ protocol PageModel {
 /// pages (쥬스 주문 · 자판기 · 홈), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp, kitchen, board
+        case order, vending, home, signIn, signUp, kitchen, board, reports
     }
 
     /// The `<title>` and the page's `<h1>`.
@@ -59,6 +59,7 @@ struct PageHeader {
     let isVending: Bool
     let isHome: Bool
     let isKitchen: Bool
+    let isReports: Bool
 
     init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
         self.title = title
@@ -77,6 +78,7 @@ struct PageHeader {
         isVending = page == .vending
         isHome = page == .home
         isKitchen = page == .kitchen
+        isReports = page == .reports
     }
 }
 
@@ -101,6 +103,7 @@ struct PageLinks {
     let vending: String
     let home: String
     let kitchen: String
+    let reports: String
     var signIn: String
     let signUp: String
 
@@ -110,6 +113,7 @@ struct PageLinks {
         vending = "/vending" + query
         home = "/home" + query
         kitchen = "/kitchen" + query
+        reports = "/reports" + query
         signIn = "/login" + query
         signUp = "/signup" + query
     }

@@ -26,6 +26,9 @@ enum PostgresSchema {
         ("queue.v5", { connection in
             for statement in queue { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
+        ("day_reports.v6", { connection in
+            for statement in PostgresDayReportStore.tables { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;

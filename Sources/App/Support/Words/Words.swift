@@ -9,6 +9,7 @@ struct Words: Sendable {
     let home: HomeWords
     let vending: VendingWords
     let queue: QueueWords
+    let reports: ReportWords
     /// Each order status as a person reads it: `received` is `접수`.
     let statuses: [OrderStatus: String]
 
@@ -81,6 +82,8 @@ enum MessageKey: String, CaseIterable, Sendable {
     case invalidText, emptyRecipe, outOfStock
     // The queue's.
     case unknownOrder, cannotMove, cannotCancel, notYourOrder, unknownStatus
+    // Closing the day.
+    case dayAlreadyClosed, unknownReport
     // Requests sent again with their `Idempotency-Key`.
     case invalidIdempotencyKey, idempotencyKeyReused, requestInProgress
     // The vending machine's.
@@ -158,6 +161,7 @@ struct CommonWords: Encodable, Sendable {
     let vending: String
     let home: String
     let kitchen: String
+    let reports: String
     /// A fruit at or below its reorder level.
     let low: String
     let staffOnly: String
@@ -197,4 +201,16 @@ struct QueueWords: Encodable, Sendable {
     let newOrder: String
     /// How long ago a card's order came: `{minutes}`, `{seconds}`.
     let age: String
+}
+
+/// The day reports' page: the closed days, their sales, and the close itself.
+struct ReportWords: Encodable, Sendable {
+    let title, closeDay, number, day, made, cancelled, fruitUsed, vendingSales, hash, chartTitle, noReports: String
+    /// `{day}`.
+    let closeQuestion: String
+    /// `{number}`, `{day}`.
+    let closed: String
+    /// A bar's label in the chart: `{made}`, `{won}`.
+    let chartBar: String
+    let cups: String
 }

@@ -1,0 +1,34 @@
+import DayClose
+import Hummingbird
+import Storage
+
+/// Closing the shop day and reading the reports, for staff: `POST /api/days/close`,
+/// `GET /api/days` (oldest first), `GET /api/days/{number}`.
+struct DayAPI {
+    let days: ShopDays
+
+    func addRoutes(to api: RouterGroup<ShopRequestContext>) {
+        api.post("days/close") { _, context in
+            try context.requireStaff()
+            return reportsJSON(try await days.close().json, status: .created)
+        }
+        api.get("days") { _, context in
+            try context.requireStaff()
+            return reportsJSON("[" + (try await days.reports().map(\.json).joined(separator: ",")) + "]")
+        }
+        api.get("days/:number") { _, context in
+            try context.requireStaff()
+            let text = context.parameters.get("number") ?? ""
+            guard let number = Int(text), let report = try await days.report(number: number) else {
+                throw DayCloseError.unknownReport(text)
+            }
+            return reportsJSON(report.json)
+        }
+    }
+
+    /// Reports go out as they are stored, their canonical text unchanged.
+    private func reportsJSON(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,128 @@
+import Crypto
+import Foundation
+import JuiceBar
+import VendingMachine
+
+/// Adds up one day's records into a Z report. Closing a day and verifying it later both feed it
+/// the same records in the same order (the ledger, then orders, money and sales, each by id), so
+/// a report recomputed from untouched records is the same text, byte for byte.
+public struct DayTally: Sendable {
+    private var orders: [String: JuiceTally] = [:]
+    private var fruits: [String: Int] = [:]
+    private var money = MoneyTally()
+    private var sales: [String: ProductTally] = [:]
+    private var cancelledOrders: Set<Int64> = []
+    /// Orders still in the queue when the close read them: the only ones whose status may change
+    /// after the close, so the only ones whose status the digest leaves out.
+    private var openOrders: Set<Int64> = []
+    private let openAtClose: Set<Int64>?
+    private var records = SHA256()
+
+    /// Starts every juice, fruit and product named at zero, so a report lists them even on a
+    /// quiet day. `open` is a stored report's `open`, when verifying it; at the close, the
+    /// orders' statuses say which are open.
+    public init(juices: [String], fruits: [String], products: [String], open: [Int64]? = nil) {
+        openAtClose = open.map(Set.init)
+        for juice in juices { orders[juice] = JuiceTally() }
+        for fruit in fruits { self.fruits[fruit] = 0 }
+        for product in products { sales[product] = ProductTally() }
+    }
+
+    /// A stock ledger line of the day. Its cancel lines say which orders count as cancelled, so
+    /// the ledger comes before the orders.
+    public mutating func add(_ line: LedgerEntry) {
+        switch line.cause {
+        case .order, .cancel: fruits[line.fruit.rawValue, default: 0] -= line.delta
+        case .edit, .delivery: break
+        }
+        if line.cause == .cancel, let order = line.orderID { cancelledOrders.insert(order) }
+        record("ledger", line.id, line.time, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue,
+               line.juice?.rawValue ?? "", line.orderID ?? 0, line.actor)
+    }
+
+    /// An order taken on the day. An order is cancelled for the report when the ledger the report
+    /// covers gave its fruit back, whatever its status says since.
+    public mutating func add(_ order: Order) {
+        let cancelled = cancelledOrders.contains(order.id)
+        if cancelled { orders[order.juice.rawValue, default: JuiceTally()].cancelled += 1 }
+        else { orders[order.juice.rawValue, default: JuiceTally()].made += 1 }
+        let open = openAtClose?.contains(order.id) ?? order.status.isActive
+        if open { openOrders.insert(order.id) }
+        record("order", order.id, order.time, order.number, order.day, order.juice.rawValue, order.pickup, order.actor,
+               cancelled, open ? "open" : order.status.rawValue)
+    }
+
+    public mutating func add(_ line: MoneyLine) {
+        switch line.movement.kind {
+        case .insert: money.inserted += line.movement.amount
+        case .spend: money.spent += line.movement.amount
+        case .return: money.returned += line.movement.amount
+        }
+        record("money", line.id, line.time, line.movement.kind.rawValue, line.movement.amount, line.movement.balanceAfter,
+               line.actor)
+    }
+
+    public mutating func add(_ sale: Sale) {
+        sales[sale.product, default: ProductTally()].units += 1
+        sales[sale.product, default: ProductTally()].won += sale.price
+        record("sale", sale.id, sale.time, sale.product, sale.price, sale.itemID)
+    }
+
+    /// The report of these records, with what is known of the day and the close.
+    public func report(_ header: ReportHeader, counts: [String: Int], balance: Int) -> ZReport {
+        var money = money
+        money.balance = balance
+        let totals = ReportTotals(
+            made: orders.values.map(\.made).reduce(0, +), cancelled: orders.values.map(\.cancelled).reduce(0, +),
+            fruitUsed: fruits.values.reduce(0, +), units: sales.values.map(\.units).reduce(0, +),
+            won: sales.values.map(\.won).reduce(0, +))
+        return ZReport(
+            number: header.number, day: header.day, from: header.from, until: header.until, closedAt: header.closedAt,
+            through: header.through, orders: orders, fruits: fruits, money: money, sales: sales, counts: counts,
+            totals: totals, open: openOrders.sorted(), records: records.finalize().hex, previousHash: header.previousHash)
+    }
+
+    /// Each record goes into the digest as one JSON array: no field can run into the next.
+    private mutating func record(_ fields: any Encodable...) {
+        let line = fields.map { field -> String in
+            if let time = field as? Date { return ReportChain.canonicalJSON(time.timeIntervalSince1970) }
+            return ReportChain.canonicalJSON(AnyEncodable(field))
+        }
+        records.update(data: Data(("[" + line.joined(separator: ",") + "]\n").utf8))
+    }
+}
+
+private struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// What a report says of itself rather than of the records: which report, which day, when it
+/// was closed, the records it covers, and the hash it follows.
+public struct ReportHeader: Hashable, Sendable {
+    public var number: Int
+    public var day: String
+    public var from: String
+    public var until: String
+    public var closedAt: String
+    public var through: RecordMarks
+    public var previousHash: String
+
+    public init(number: Int, day: String, from: String, until: String, closedAt: String, through: RecordMarks,
+                previousHash: String) {
+        self.number = number
+        self.day = day
+        self.from = from
+        self.until = until
+        self.closedAt = closedAt
+        self.through = through
+        self.previousHash = previousHash
+    }
+
+    /// A stored report's own header, to recompute it from the records.
+    public init(of report: ZReport) {
+        self.init(number: report.number, day: report.day, from: report.from, until: report.until,
+                  closedAt: report.closedAt, through: report.through, previousHash: report.previousHash)
+    }
+}

@@ -1,0 +1,107 @@
+import DayClose
+import Foundation
+import JuiceBar
+import PostgresNIO
+import VendingMachine
+
+/// Day reports in PostgreSQL, shared by every server. A trigger refuses any update, delete or
+/// truncate of a report; the hash chain finds a report changed by someone who drops it.
+public struct PostgresDayReportStore: DayReportStore {
+    private let database: PostgresDatabase
+
+    init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    static let tables = [
+        """
+        CREATE TABLE day_report (
+            number integer PRIMARY KEY,
+            day text NOT NULL UNIQUE,
+            body text NOT NULL,
+            hash text NOT NULL
+        )
+        """,
+        """
+        CREATE FUNCTION day_report_never_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'a day report never changes';
+        END $$
+        """,
+        """
+        CREATE TRIGGER day_report_never_changes BEFORE UPDATE OR DELETE ON day_report
+            FOR EACH ROW EXECUTE FUNCTION day_report_never_changes()
+        """,
+        """
+        CREATE TRIGGER day_report_never_truncated BEFORE TRUNCATE ON day_report
+            FOR EACH STATEMENT EXECUTE FUNCTION day_report_never_changes()
+        """,
+    ]
+
+    public func reports() async throws -> [StoredReport] {
+        try await database.rows("SELECT number, day, body, hash FROM day_report ORDER BY number").map(Self.report)
+    }
+
+    public func report(number: Int) async throws -> StoredReport? {
+        try await database.rows("SELECT number, day, body, hash FROM day_report WHERE number = \(number)")
+            .first.map(Self.report)
+    }
+
+    /// Takes the stock's and the machine's locks, as their writers do: every write that took an
+    /// id before has committed, and none can take one until this reading ends.
+    public func closingMarks() async throws -> RecordMarks {
+        try await database.transaction { connection in
+            try await connection.run("""
+                SELECT pg_advisory_xact_lock(\(PostgresDatabase.Part.fruitStock.rawValue)),
+                       pg_advisory_xact_lock(\(PostgresDatabase.Part.vendingMachine.rawValue))
+                """)
+            let (orders, ledger, money, sales) = try await connection.row("""
+                SELECT (SELECT COALESCE(MAX(id), 0) FROM juice_order), (SELECT COALESCE(MAX(id), 0) FROM stock_ledger),
+                       (SELECT COALESCE(MAX(id), 0) FROM vending_money_ledger), (SELECT COALESCE(MAX(id), 0) FROM vending_sale)
+                """).decode((Int64, Int64, Int64, Int64).self)
+            return RecordMarks(orders: orders, ledger: ledger, money: money, sales: sales)
+        }
+    }
+
+    public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
+        try await database.read { connection in
+            var fruits: [FruitID: Int] = [:]
+            for row in try await connection.rows("""
+                SELECT DISTINCT ON (fruit_id) fruit_id, count_after FROM stock_ledger
+                WHERE id <= \(marks.ledger) ORDER BY fruit_id, id DESC
+                """) {
+                let (fruit, count) = try row.decode((String, Int).self)
+                fruits[FruitID(fruit)] = count
+            }
+            let balance = try await connection.rows("""
+                SELECT balance_after FROM vending_money_ledger WHERE id <= \(marks.money) ORDER BY id DESC LIMIT 1
+                """).first?.decode(Int.self)
+            return (fruits, balance ?? 0)
+        }
+    }
+
+    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
+        try await window.rows(of: "vending_money_ledger", columns: "id, time, kind, amount, balance_after, actor",
+                              in: database).map { row in
+            let (id, time, kind, amount, balanceAfter, actor) = try row.decode((Int64, Double, String, Int, Int, String).self)
+            return MoneyLine(id: id, time: Date(storedValue: time),
+                             movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: kind)!, amount: amount,
+                                                     balanceAfter: balanceAfter),
+                             actor: actor)
+        }
+    }
+
+    public func append(_ report: SealedReport) async throws {
+        let added = try await database.rows("""
+            INSERT INTO day_report (number, day, body, hash)
+            VALUES (\(report.report.number), \(report.report.day), \(report.body), \(report.hash))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)
+        guard !added.isEmpty else { throw DayCloseError.alreadyClosed(day: report.report.day) }
+    }
+
+    static func report(_ row: PostgresRow) throws -> StoredReport {
+        let (number, day, body, hash) = try row.decode((Int, String, String, String).self)
+        return StoredReport(number: number, day: day, body: body, hash: hash)
+    }
+}

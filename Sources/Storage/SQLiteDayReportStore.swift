@@ -1,0 +1,97 @@
+import DayClose
+import Foundation
+internal import GRDB
+import JuiceBar
+import VendingMachine
+
+/// Day reports in SQLite. Triggers refuse any update or delete of a report, so the table only
+/// grows; someone who drops them with the `sqlite3` shell still cannot change a report without
+/// breaking its hash chain, which `days verify` finds.
+public struct SQLiteDayReportStore: DayReportStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("days.v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE dayReport (
+                    number INTEGER PRIMARY KEY,
+                    day TEXT NOT NULL UNIQUE,
+                    body TEXT NOT NULL,
+                    hash TEXT NOT NULL
+                );
+                CREATE TRIGGER dayReport_neverUpdated BEFORE UPDATE ON dayReport
+                    BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+                CREATE TRIGGER dayReport_neverDeleted BEFORE DELETE ON dayReport
+                    BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+                """)
+        }
+    }
+
+    public func reports() async throws -> [StoredReport] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM dayReport ORDER BY number").map(Self.report)
+        }
+    }
+
+    public func report(number: Int) async throws -> StoredReport? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM dayReport WHERE number = ?", arguments: [number]).map(Self.report)
+        }
+    }
+
+    /// One writer commits at a time and ids are given as rows are inserted, so every row up to
+    /// the newest id a read sees has committed.
+    public func closingMarks() async throws -> RecordMarks {
+        try await database.pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT COALESCE(MAX(id), 0) FROM juiceOrder), (SELECT COALESCE(MAX(id), 0) FROM stockLedger),
+                       (SELECT COALESCE(MAX(id), 0) FROM vendingMoneyLedger), (SELECT COALESCE(MAX(id), 0) FROM vendingSale)
+                """)!
+            return RecordMarks(orders: row[0], ledger: row[1], money: row[2], sales: row[3])
+        }
+    }
+
+    public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
+        try await database.pool.read { db in
+            var fruits: [FruitID: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT fruitId, countAfter FROM stockLedger
+                WHERE id IN (SELECT MAX(id) FROM stockLedger WHERE id <= ? GROUP BY fruitId)
+                """, arguments: [marks.ledger]) {
+                fruits[FruitID(row[0])] = row[1]
+            }
+            let balance = try Int.fetchOne(db, sql: """
+                SELECT balanceAfter FROM vendingMoneyLedger WHERE id <= ? ORDER BY id DESC LIMIT 1
+                """, arguments: [marks.money])
+            return (fruits, balance ?? 0)
+        }
+    }
+
+    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
+        try await database.pool.read { db in
+            try window.rows(of: "vendingMoneyLedger", in: db).map { row in
+                MoneyLine(id: row["id"], time: row["time"],
+                          movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: row["kind"])!, amount: row["amount"],
+                                                  balanceAfter: row["balanceAfter"]),
+                          actor: row["actor"])
+            }
+        }
+    }
+
+    public func append(_ report: SealedReport) async throws {
+        let added = try await database.writer.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO dayReport (number, day, body, hash) VALUES (?, ?, ?, ?)",
+                           arguments: [report.report.number, report.report.day, report.body, report.hash])
+            return db.changesCount == 1
+        }
+        guard added else { throw DayCloseError.alreadyClosed(day: report.report.day) }
+    }
+
+    static func report(_ row: Row) -> StoredReport {
+        StoredReport(number: row["number"], day: row["day"], body: row["body"], hash: row["hash"])
+    }
+}

@@ -1,0 +1,89 @@
+import DayClose
+import Foundation
+import JuiceBar
+import Storage
+import Testing
+
+/// What every engine must do for day reports; each test runs on each engine.
+@Suite struct DayReportContractTests {
+    let tomorrow: @Sendable () -> Date = { TestShop.now() + 86_400 }
+
+    @Test(arguments: Engine.available)
+    func reportsChainDayAfterDayAndVerifyUntilARecordIsChanged(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let first = try await shop.juiceBar.order("kiwiJuice", actor: "t").order
+        let cancelled = try await shop.juiceBar.order("bananaJuice", actor: "t", pickup: true).order
+        _ = try await shop.juiceBar.cancel(order: cancelled.id, by: .staff, actor: "s")
+        _ = try await shop.vending.insert(1000, actor: "g", at: Date())
+        let today = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let one = try await today.close()
+        #expect(one.report.number == 1 && one.report.previousHash == ReportChain.genesis)
+        #expect(one.report.orders["kiwiJuice"] == JuiceTally(made: 1, cancelled: 0))
+        #expect(one.report.orders["bananaJuice"] == JuiceTally(made: 0, cancelled: 1))
+        #expect(one.report.money == MoneyTally(inserted: 1000, spent: 0, returned: 0, balance: 1000))
+        await #expect(throws: DayCloseError.alreadyClosed(day: one.report.day)) { try await today.close() }
+
+        let nextDay = try await ShopDatabase.open(shop.location, now: tomorrow)
+        _ = try await nextDay.juiceBar.order("kiwiJuice", actor: "t")
+        let two = try await ShopDays(nextDay, calendar: ShopCalendar(), now: tomorrow).close()
+        #expect(two.report.number == 2 && two.report.previousHash == one.hash && two.report.day != one.report.day)
+        #expect(two.report.totals.made == 1, "only the second day's order")
+        #expect(try await today.verify() == [one, two])
+        #expect(try await today.reports() == [one, two])
+        #expect(try await today.report(number: 2) == two)
+
+        let (table, juice) = engine == .sqlite ? ("juiceOrder", "juiceId") : ("juice_order", "juice_id")
+        try await shop.executeBehindTheShop("UPDATE \(table) SET \(juice) = 'mangoJuice' WHERE id = \(first.id)")
+        let broken = await #expect(throws: BrokenReport.self) { try await today.verify() }
+        #expect(broken?.number == 1 && broken?.day == one.report.day)
+        #expect(broken?.reason == .records(["orders", "records"]))
+        await nextDay.close()
+    }
+
+    @Test(arguments: Engine.available)
+    func aStoredReportCannotBeChangedOrDeleted(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let sealed = try await ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now).close()
+        let table = engine == .sqlite ? "dayReport" : "day_report"
+        for statement in ["UPDATE \(table) SET body = '{}'", "DELETE FROM \(table)"] {
+            await #expect(throws: (any Error).self, "\(statement)") { try await shop.executeBehindTheShop(statement) }
+        }
+        if engine == .postgres {
+            await #expect(throws: (any Error).self) { try await shop.executeBehindTheShop("TRUNCATE day_report") }
+        }
+        #expect(try await ShopDays(shop.database, calendar: ShopCalendar()).verify() == [sealed])
+    }
+
+    @Test(arguments: Engine.available)
+    func concurrentClosesStoreOneReport(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? await days.close()) != nil } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try await days.reports().count == 1)
+    }
+
+    @Test(arguments: Engine.available)
+    func aCloseAmidOrdersAndSalesCoversExactlyWhatCommittedBeforeIt(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        _ = try await shop.juiceBar.deliver("banana", count: 200, actor: "t")
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let sealed = try await withThrowingTaskGroup(of: SealedReport?.self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    if index == 30 { return try await days.close() }
+                    if index % 3 == 0 { _ = try await shop.vending.insert(100, actor: "g", at: Date()) }
+                    _ = try await shop.juiceBar.order("bananaJuice", actor: "t")
+                    return nil
+                }
+            }
+            return try await group.reduce(into: [SealedReport]()) { if let report = $1 { $0.append(report) } }
+        }
+        let report = try #require(sealed.first).report
+        #expect(report.totals.made == Int(report.through.orders), "every order up to the marks, and none after")
+        #expect(try await days.verify().count == 1, "orders committed after the close leave it as it was")
+    }
+}
