@@ -47,6 +47,7 @@ import VendingMachine
         let sections: [(String, Any, Any)] = [
             ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
             ("vending", Words.korean.vending, Words.english.vending), ("queue", Words.korean.queue, Words.english.queue),
+            ("reports", Words.korean.reports, Words.english.reports),
         ]
         for (section, korean, english) in sections {
             for (koreanWord, englishWord) in zip(Mirror(reflecting: korean).children, Mirror(reflecting: english).children) {

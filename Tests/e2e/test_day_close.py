@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections import Counter
 
-from e2e_support import ShopApi, assert_error, login
+from e2e_support import ShopApi, assert_error, login, sign_in_on_current_page
 
 BOM = "\ufeff"
 
@@ -188,3 +188,17 @@ def test_the_reports_page_closes_the_day_in_korean(page, server):
     page.locator("#close-dialog[open]").get_by_role("button", name="예").click()
     page.locator("#close-error").get_by_text("이미 마감했어요").wait_for()
     assert page.evaluate("document.activeElement.id") == "close-day"
+
+
+def test_the_reports_page_in_english(new_page, server):
+    page = new_page(locale="en-US")
+    page.goto(server.url + "/login?lang=ko")  # the helper fills the Korean form
+    sign_in_on_current_page(page)
+    ShopApi.signed_in_as_admin(server.url).post("/api/days/close")
+    page.goto(server.url + "/reports?lang=en")
+    assert page.title().startswith("Day Reports")
+    page.get_by_role("button", name="Close the day").click()
+    assert "Its report can never be changed" in page.locator("#close-dialog[open]").inner_text()
+    page.locator("#close-yes").click()
+    page.locator("#close-error").get_by_text("is already closed").wait_for()
+    assert page.get_by_role("columnheader", name="Juices made").count() == 1

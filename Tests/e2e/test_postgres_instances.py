@@ -449,6 +449,25 @@ def test_the_queue_moves_on_one_instance_reach_the_other_instances_stream_and_bo
 
 # --- sessions across instances -----------------------------------------------------------------
 
+def test_a_day_closed_on_one_instance_is_closed_on_both_and_verifies(shops):
+    """Orders and a purchase on both servers, the day closed on A: B refuses a second close with 409,
+    lists the same report, and `days verify` recomputes it from the shared database."""
+    a, b = shops
+    for shop, juice in ((a, "kiwiJuice"), (b, "mangoJuice"), (b, "bananaJuice")):
+        assert ShopApi(shop.url).post("/api/orders", json={"juice": juice}).status_code == 201
+    buyer = ShopApi(b.url)
+    assert buyer.post("/api/vending/money", json={"amount": 5000}).status_code == 200
+    assert buyer.post("/api/vending/purchases", json={"product": "cola"}).status_code == 201
+    closed = sign_in_staff(a).post("/api/days/close")
+    assert closed.status_code == 201, closed.text
+    report = closed.json()
+    assert report["totals"]["made"] == 3 and report["sales"]["cola"]["units"] == 1
+    assert_error(sign_in_staff(b).post("/api/days/close"), 409, code="day_already_closed")
+    assert sign_in_staff(b).get("/api/days").json() == [report]
+    verified = b.cli("days", "verify")
+    assert verified.returncode == 0, verified.stderr
+
+
 def test_a_session_made_on_one_instance_works_on_the_other_until_signed_out_there(shops):
     """Signed in on A, the same cookie is the same staff member on B; signing out on B ends it on A."""
     a, b = shops
