@@ -27,6 +27,7 @@ public struct SQLiteDayReportStore: DayReportStore {
                     BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
                 CREATE TRIGGER dayReport_neverDeleted BEFORE DELETE ON dayReport
                     BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+                CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
                 """)
         }
     }
@@ -58,10 +59,7 @@ public struct SQLiteDayReportStore: DayReportStore {
     public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
         try await database.pool.read { db in
             var fruits: [FruitID: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT fruitId, countAfter FROM stockLedger
-                WHERE id IN (SELECT MAX(id) FROM stockLedger WHERE id <= ? GROUP BY fruitId)
-                """, arguments: [marks.ledger]) {
+            for row in try Row.fetchAll(db, sql: Self.countsAtMark, arguments: [marks.ledger]) {
                 fruits[FruitID(row[0])] = row[1]
             }
             let balance = try Int.fetchOne(db, sql: """
@@ -70,6 +68,16 @@ public struct SQLiteDayReportStore: DayReportStore {
             return (fruits, balance ?? 0)
         }
     }
+
+    /// Each fruit's newest ledger line up to a mark, found through `stockLedger_fruitId`: a few
+    /// steps a fruit however long the ledger (a fruit with no line yet is left out).
+    static let countsAtMark = """
+        SELECT fruitId, countAfter FROM (
+            SELECT id AS fruitId, (SELECT countAfter FROM stockLedger WHERE fruitId = fruit.id AND id <= ?1
+                                   ORDER BY id DESC LIMIT 1) AS countAfter
+            FROM fruit)
+        WHERE countAfter IS NOT NULL
+        """
 
     public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
         try await database.pool.read { db in

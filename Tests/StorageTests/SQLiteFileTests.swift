@@ -67,6 +67,17 @@ import VendingMachine
         #expect(plans[2].contains("juiceOrder_dayNumber"), "\(plans[2])")
     }
 
+    @Test func theCountsAtADaysCloseAreFoundThroughTheFruitIndexNotAScan() throws {
+        let database = try SQLiteDatabase(path: path)
+        let plan = try database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteDayReportStore.countsAtMark, arguments: [1])
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("stockLedger USING COVERING INDEX stockLedger_fruitId")
+                || plan.contains("stockLedger USING INDEX stockLedger_fruitId"), "\(plan)")
+        #expect(!plan.contains("SCAN stockLedger"), "\(plan)")
+    }
+
     @Test func ordersMadeBeforeTheQueueArePickedUpAndNumberedByDay() async throws {
         let old = try DatabasePool(path: path)
         try SQLiteDatabase.migrator.migrate(old, upTo: "juiceBar.v2.memberOrders")

@@ -22,6 +22,7 @@ public struct PostgresDayReportStore: DayReportStore {
             hash text NOT NULL
         )
         """,
+        "CREATE INDEX stock_ledger_fruit_id ON stock_ledger(fruit_id, id)",
         """
         CREATE FUNCTION day_report_never_changes() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -67,8 +68,9 @@ public struct PostgresDayReportStore: DayReportStore {
         try await database.read { connection in
             var fruits: [FruitID: Int] = [:]
             for row in try await connection.rows("""
-                SELECT DISTINCT ON (fruit_id) fruit_id, count_after FROM stock_ledger
-                WHERE id <= \(marks.ledger) ORDER BY fruit_id, id DESC
+                SELECT fruit.id, newest.count_after FROM fruit CROSS JOIN LATERAL (
+                    SELECT count_after FROM stock_ledger WHERE fruit_id = fruit.id AND id <= \(marks.ledger)
+                    ORDER BY id DESC LIMIT 1) AS newest
                 """) {
                 let (fruit, count) = try row.decode((String, Int).self)
                 fruits[FruitID(fruit)] = count
