@@ -3,7 +3,7 @@ import Foundation
 import JuiceBar
 import VendingMachine
 
-/// Adds up one day's records into a Z report. Closing a day and verifying it later both feed it
+/// Adds up a report's records into a Z report. Closing a day and verifying it later both feed it
 /// the same records in the same order (the ledger, then orders, money and sales, each by id), so
 /// a report recomputed from untouched records is the same text, byte for byte.
 public struct DayTally: Sendable {
@@ -28,28 +28,31 @@ public struct DayTally: Sendable {
         for product in products { sales[product] = ProductTally() }
     }
 
-    /// A stock ledger line of the day. Its cancel lines say which orders count as cancelled, so
-    /// the ledger comes before the orders.
+    /// A stock ledger line. A cancel's lines count its order as cancelled (once, however many
+    /// fruits it gave back); they come before the orders, which are made unless cancelled so.
     public mutating func add(_ line: LedgerEntry) {
         switch line.cause {
         case .order, .cancel: fruits[line.fruit.rawValue, default: 0] -= line.delta
         case .edit, .delivery: break
         }
-        if line.cause == .cancel, let order = line.orderID { cancelledOrders.insert(order) }
+        if line.cause == .cancel, let order = line.orderID, let juice = line.juice,
+           cancelledOrders.insert(order).inserted {
+            orders[juice.rawValue, default: JuiceTally()].cancelled += 1
+        }
         record("ledger", line.id, line.time, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue,
                line.juice?.rawValue ?? "", line.orderID ?? 0, line.actor)
     }
 
-    /// An order taken on the day. An order is cancelled for the report when the ledger the report
-    /// covers gave its fruit back, whatever its status says since.
+    /// An order taken. It counts as cancelled when the ledger the report covers gave its fruit
+    /// back, whatever its status says since. Its status and when it last changed go into the
+    /// digest only once it is past changing (picked up or cancelled when the close read it).
     public mutating func add(_ order: Order) {
         let cancelled = cancelledOrders.contains(order.id)
-        if cancelled { orders[order.juice.rawValue, default: JuiceTally()].cancelled += 1 }
-        else { orders[order.juice.rawValue, default: JuiceTally()].made += 1 }
+        if !cancelled { orders[order.juice.rawValue, default: JuiceTally()].made += 1 }
         let open = openAtClose?.contains(order.id) ?? order.status.isActive
         if open { openOrders.insert(order.id) }
         record("order", order.id, order.time, order.number, order.day, order.juice.rawValue, order.pickup, order.actor,
-               cancelled, open ? "open" : order.status.rawValue)
+               order.member ?? 0, cancelled, open ? "open" : order.status.rawValue, open ? nil : order.statusTime)
     }
 
     public mutating func add(_ line: MoneyLine) {
@@ -77,15 +80,18 @@ public struct DayTally: Sendable {
             fruitUsed: fruits.values.reduce(0, +), units: sales.values.map(\.units).reduce(0, +),
             won: sales.values.map(\.won).reduce(0, +))
         return ZReport(
-            number: header.number, day: header.day, from: header.from, until: header.until, closedAt: header.closedAt,
+            number: header.number, day: header.day, since: header.since, closedAt: header.closedAt,
             through: header.through, orders: orders, fruits: fruits, money: money, sales: sales, counts: counts,
             totals: totals, open: openOrders.sorted(), records: records.finalize().hex, previousHash: header.previousHash)
     }
 
-    /// Each record goes into the digest as one JSON array: no field can run into the next.
-    private mutating func record(_ fields: any Encodable...) {
+    /// Each record goes into the digest as one JSON array: no field can run into the next. A
+    /// moment goes in as the bits of its stored seconds, which no change in how some version of
+    /// Foundation prints a `Double` can alter.
+    private mutating func record(_ fields: (any Encodable)?...) {
         let line = fields.map { field -> String in
-            if let time = field as? Date { return ReportChain.canonicalJSON(time.timeIntervalSince1970) }
+            guard let field else { return "null" }
+            if let time = field as? Date { return String(time.timeIntervalSince1970.bitPattern) }
             return ReportChain.canonicalJSON(AnyEncodable(field))
         }
         records.update(data: Data(("[" + line.joined(separator: ",") + "]\n").utf8))
@@ -98,23 +104,20 @@ private struct AnyEncodable: Encodable {
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
-/// What a report says of itself rather than of the records: which report, which day, when it
-/// was closed, the records it covers, and the hash it follows.
+/// What a report says of itself rather than of the records: which report, which day, the closes
+/// it runs between, the records it covers, and the hash it follows.
 public struct ReportHeader: Hashable, Sendable {
     public var number: Int
     public var day: String
-    public var from: String
-    public var until: String
+    public var since: String?
     public var closedAt: String
     public var through: RecordMarks
     public var previousHash: String
 
-    public init(number: Int, day: String, from: String, until: String, closedAt: String, through: RecordMarks,
-                previousHash: String) {
+    public init(number: Int, day: String, since: String?, closedAt: String, through: RecordMarks, previousHash: String) {
         self.number = number
         self.day = day
-        self.from = from
-        self.until = until
+        self.since = since
         self.closedAt = closedAt
         self.through = through
         self.previousHash = previousHash
@@ -122,7 +125,7 @@ public struct ReportHeader: Hashable, Sendable {
 
     /// A stored report's own header, to recompute it from the records.
     public init(of report: ZReport) {
-        self.init(number: report.number, day: report.day, from: report.from, until: report.until,
-                  closedAt: report.closedAt, through: report.through, previousHash: report.previousHash)
+        self.init(number: report.number, day: report.day, since: report.since, closedAt: report.closedAt,
+                  through: report.through, previousHash: report.previousHash)
     }
 }

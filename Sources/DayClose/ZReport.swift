@@ -18,7 +18,8 @@ public struct RecordMarks: Hashable, Codable, Sendable {
     }
 }
 
-/// One juice's orders of the day: made (taken and not cancelled by the close) and cancelled.
+/// One juice's orders of the report: made (taken, and not cancelled by the close) and cancelled
+/// (cancels made in the report's time, also of orders an earlier report counted as made).
 public struct JuiceTally: Hashable, Codable, Sendable {
     public var made = 0
     public var cancelled = 0
@@ -72,21 +73,21 @@ public struct ReportTotals: Hashable, Codable, Sendable {
     }
 }
 
-/// A shop day's Z report: what the shop did from the day's midnight to its close. Orders are
-/// keyed by juice id, fruit by fruit id, sales by product id, as everywhere in the API.
-/// `records` is the SHA-256 of every record the report covers (`DayTally`), so an edit to any of
-/// them shows even where the totals stay the same.
+/// A shop day's Z report: what the shop did since the report before (every order, ledger line,
+/// money line and sale committed after its marks) up to this close, so every record lands in
+/// exactly one report. Orders are keyed by juice id, fruit by fruit id, sales by product id, as
+/// everywhere in the API. `records` is the SHA-256 of every record the report covers
+/// (`DayTally`), so an edit to any of them shows even where the totals stay the same.
 public struct ZReport: Hashable, Codable, Sendable {
     public var number: Int
-    /// `YYYY-MM-DD`, in the shop's time zone.
+    /// The shop day closed, `YYYY-MM-DD` in the shop's time zone.
     public var day: String
-    /// The day's midnight and the next, ISO 8601 with the shop's offset: records in between count.
-    public var from: String
-    public var until: String
+    /// The close before, ISO 8601 with the shop's offset; absent for the first report.
+    public var since: String?
     public var closedAt: String
     public var through: RecordMarks
     public var orders: [String: JuiceTally]
-    /// Fruit used by the day's orders, less what cancels gave back.
+    /// Fruit used by the orders, less what cancels gave back.
     public var fruits: [String: Int]
     public var money: MoneyTally
     public var sales: [String: ProductTally]
@@ -136,6 +137,7 @@ public enum ReportChain {
     public static func canonicalJSON<Value: Encodable>(_ value: Value) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Reports hold only whole numbers and text, which always encode.
         return String(decoding: try! encoder.encode(value), as: UTF8.self)
     }
 

@@ -29,8 +29,6 @@ public protocol DayReportStore: Sendable {
     func closingMarks() async throws -> RecordMarks
     /// Each fruit's count, and the vending balance, as the records up to `marks` left them.
     func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int)
-    /// The vending machine's money ledger in `window`, oldest first.
-    func moneyLines(in window: ExportWindow) async throws -> [MoneyLine]
     /// Adds `report`; throws `DayCloseError.alreadyClosed` when its day or number is taken.
     func append(_ report: SealedReport) async throws
 }
@@ -79,18 +77,18 @@ public struct ShopDays: Sendable {
     /// The shop day under way, `YYYY-MM-DD`: the one `close` closes.
     public var today: String { calendar.dayText(of: now()) }
 
-    /// Closes the shop day under way and stores its report, chained to the one before.
+    /// Closes the shop day under way and stores its report, chained to the one before. Refused
+    /// when that day, or a later one (a clock or time zone set back), is closed already.
     public func close() async throws -> SealedReport {
+        let earlier = try await reports()
+        let marks = try await store.closingMarks()
         let closedAt = now()
         let day = calendar.dayText(of: closedAt)
-        let earlier = try await reports()
-        guard !earlier.contains(where: { $0.report.day == day }) else { throw DayCloseError.alreadyClosed(day: day) }
         let last = earlier.last
-        let start = calendar.calendar.startOfDay(for: closedAt)
+        if let last, last.report.day >= day { throw DayCloseError.alreadyClosed(day: day) }
         let header = ReportHeader(
-            number: (last?.report.number ?? 0) + 1, day: day, from: moment(start),
-            until: moment(calendar.startOfNextDay(after: start)), closedAt: moment(closedAt),
-            through: try await store.closingMarks(), previousHash: last?.hash ?? ReportChain.genesis)
+            number: (last?.report.number ?? 0) + 1, day: day, since: last?.report.closedAt, closedAt: moment(closedAt),
+            through: marks, previousHash: last?.hash ?? ReportChain.genesis)
         let menu = try await juiceBar.menu()
         let tally = DayTally(juices: menu.juices.map(\.id.rawValue), fruits: menu.fruits.map(\.id.rawValue),
                              products: Catalog.products.map(\.id))
@@ -125,29 +123,26 @@ public struct ShopDays: Sendable {
             let tally = DayTally(juices: Array(report.orders.keys), fruits: Array(report.fruits.keys),
                                  products: Array(report.sales.keys), open: report.open)
             let recomputed = try await self.report(ReportHeader(of: report), after: verified.last?.report.through, from: tally)
-            let differing = Self.parts(of: recomputed).filter { name, text in Self.parts(of: report)[name] != text }
-            guard differing.isEmpty else { throw broken(.records(differing.keys.sorted())) }
+            guard SealedReport(recomputed).body == stored.body else {
+                let differing = Self.parts(of: recomputed).filter { name, text in Self.parts(of: report)[name] != text }
+                throw broken(.records(differing.isEmpty ? ["report"] : differing.keys.sorted()))
+            }
             verified.append(sealed)
         }
         return verified
     }
 
-    /// Feeds `tally` the records `header` covers, page by page, and adds the counts at the close.
-    /// A report covers its day's records committed after the report before (`previous`, its
-    /// marks) and up to its own close: reading from there, not from the first row ever, keeps a
-    /// close and a verify quick however long the shop has kept its records.
+    /// Feeds `tally` the records `header` covers, page by page, and adds the counts at the close:
+    /// those committed after the report before (`previous`, its marks) and up to this one's.
     private func report(_ header: ReportHeader, after previous: RecordMarks?, from tally: DayTally) async throws -> ZReport {
         var tally = tally
         let marks = header.through
-        func window(_ mark: KeyPath<RecordMarks, Int64>) throws -> ExportWindow {
-            guard let from = Self.moment(header.from), let until = Self.moment(header.until) else {
-                throw BrokenReport(number: header.number, day: header.day, reason: .unreadable)
-            }
-            return ExportWindow(after: previous?[keyPath: mark] ?? 0, from: from, until: until, through: marks[keyPath: mark])
+        func window(_ mark: KeyPath<RecordMarks, Int64>) -> ExportWindow {
+            ExportWindow(after: previous?[keyPath: mark] ?? 0, through: marks[keyPath: mark])
         }
         try await window(\.ledger).pages(juiceBar.ledger(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.orders).pages(juiceBar.orders(in:), id: \.id) { $0.forEach { tally.add($0) } }
-        try await window(\.money).pages(store.moneyLines(in:), id: \.id) { $0.forEach { tally.add($0) } }
+        try await window(\.money).pages(vending.moneyLines(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.sales).pages(vending.sales(in:), id: \.id) { $0.forEach { tally.add($0) } }
         let counts = try await store.counts(through: marks)
         return tally.report(header, counts: Dictionary(uniqueKeysWithValues: counts.fruits.map { ($0.rawValue, $1) }),
@@ -159,10 +154,6 @@ public struct ShopDays: Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = calendar.calendar.timeZone
         return formatter.string(from: date)
-    }
-
-    private static func moment(_ text: String) -> Date? {
-        ISO8601DateFormatter().date(from: text)
     }
 
     /// A report's parts by name, each as its canonical JSON, to name the ones that differ.

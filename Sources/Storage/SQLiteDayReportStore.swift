@@ -4,8 +4,9 @@ internal import GRDB
 import JuiceBar
 import VendingMachine
 
-/// Day reports in SQLite. Triggers refuse any update or delete of a report, so the table only
-/// grows; someone who drops them with the `sqlite3` shell still cannot change a report without
+/// Day reports in SQLite. Triggers refuse any update or delete of a report, and pass over an
+/// insert that would take a stored report's number or day (`INSERT OR REPLACE` deletes without
+/// the delete trigger), so the table only grows; someone who drops them with the `sqlite3` shell still cannot change a report without
 /// breaking its hash chain, which `days verify` finds.
 public struct SQLiteDayReportStore: DayReportStore {
     private let database: SQLiteDatabase
@@ -27,6 +28,9 @@ public struct SQLiteDayReportStore: DayReportStore {
                     BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
                 CREATE TRIGGER dayReport_neverDeleted BEFORE DELETE ON dayReport
                     BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+                CREATE TRIGGER dayReport_neverReplaced BEFORE INSERT ON dayReport
+                    WHEN EXISTS (SELECT 1 FROM dayReport WHERE number = NEW.number OR day = NEW.day)
+                    BEGIN SELECT RAISE(IGNORE); END;
                 CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
                 """)
         }
@@ -78,17 +82,6 @@ public struct SQLiteDayReportStore: DayReportStore {
             FROM fruit)
         WHERE countAfter IS NOT NULL
         """
-
-    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
-        try await database.pool.read { db in
-            try window.rows(of: "vendingMoneyLedger", in: db).map { row in
-                MoneyLine(id: row["id"], time: row["time"],
-                          movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: row["kind"])!, amount: row["amount"],
-                                                  balanceAfter: row["balanceAfter"]),
-                          actor: row["actor"])
-            }
-        }
-    }
 
     public func append(_ report: SealedReport) async throws {
         let added = try await database.writer.write { db in

@@ -127,6 +127,17 @@ public struct SQLiteVendingStore: VendingStore {
         try await database.pool.read { db in try window.rows(of: "vendingSale", in: db).map(Self.sale) }
     }
 
+    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
+        try await database.pool.read { db in
+            try window.rows(of: "vendingMoneyLedger", in: db).map { row in
+                MoneyLine(id: row["id"], time: row["time"],
+                          movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: row["kind"])!, amount: row["amount"],
+                                                  balanceAfter: row["balanceAfter"]),
+                          actor: row["actor"])
+            }
+        }
+    }
+
     static func sale(_ row: Row) -> Sale {
         Sale(id: row["id"], product: row["productId"], price: row["price"], time: row["time"], itemID: row["itemId"])
     }

@@ -47,6 +47,8 @@ public protocol VendingStore: Sendable {
     func history(limit: Int?) async throws -> [Sale]
     /// Sales in `window`, oldest first: a page of an export.
     func sales(in window: ExportWindow) async throws -> [Sale]
+    /// The money ledger's lines in `window`, oldest first.
+    func moneyLines(in window: ExportWindow) async throws -> [MoneyLine]
     func expiredItems(at now: Date) async throws -> [Item]
     func sales() async throws -> [ProductSales]
 }

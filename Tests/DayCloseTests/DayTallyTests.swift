@@ -29,8 +29,7 @@ import VendingMachine
     }
 
     static let header = ReportHeader(
-        number: 1, day: "2026-11-25", from: "2026-11-25T00:00:00+09:00", until: "2026-11-26T00:00:00+09:00",
-        closedAt: "2026-11-25T22:00:00+09:00", through: RecordMarks(orders: 9, ledger: 9, money: 9, sales: 9),
+        number: 1, day: "2026-11-25", since: nil, closedAt: "2026-11-25T22:00:00+09:00", through: RecordMarks(orders: 9, ledger: 9, money: 9, sales: 9),
         previousHash: ReportChain.genesis)
 }
 
@@ -84,6 +83,17 @@ import VendingMachine
         let report = tally.report(ReportChainTests.header, counts: [:], balance: 0)
         #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 0),
                 "cancelled after the close: its cancel lines lie beyond the report")
+    }
+
+    @Test func aCancelOfAnOrderAnEarlierReportCountedIsCancelledHereAndGivesItsFruitBack() {
+        var tally = DayTally(juices: [], fruits: [], products: [])
+        tally.add(line(9, "strawberry", 16, .cancel, order: 1))
+        tally.add(line(10, "strawberry", 16, .cancel, order: 1))
+        tally.add(line(11, "strawberry", -16, .order, order: 12))
+        tally.add(order(12, "strawberryJuice"))
+        let report = tally.report(ReportChainTests.header, counts: [:], balance: 0)
+        #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 1), "one cancel, however many lines")
+        #expect(report.fruits["strawberry"] == -16, "fruit used is net of what came back")
     }
 
     @Test func theSameRecordsMakeTheSameReportAndAnyEditChangesIt() {

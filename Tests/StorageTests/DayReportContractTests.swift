@@ -22,12 +22,17 @@ import Testing
         #expect(one.report.orders["bananaJuice"] == JuiceTally(made: 0, cancelled: 1))
         #expect(one.report.money == MoneyTally(inserted: 1000, spent: 0, returned: 0, balance: 1000))
         await #expect(throws: DayCloseError.alreadyClosed(day: one.report.day)) { try await today.close() }
+        let yesterday = ShopDays(shop.database, calendar: ShopCalendar(), now: { TestShop.now() - 86_400 })
+        await #expect(throws: DayCloseError.self, "a day before the last one closed") { try await yesterday.close() }
+        _ = try await shop.juiceBar.order("mangoJuice", actor: "t")
 
         let nextDay = try await ShopDatabase.open(shop.location, now: tomorrow)
         _ = try await nextDay.juiceBar.order("kiwiJuice", actor: "t")
         let two = try await ShopDays(nextDay, calendar: ShopCalendar(), now: tomorrow).close()
         #expect(two.report.number == 2 && two.report.previousHash == one.hash && two.report.day != one.report.day)
-        #expect(two.report.totals.made == 1, "only the second day's order")
+        #expect(two.report.since == one.report.closedAt)
+        #expect(two.report.orders["mangoJuice"]?.made == 1, "an order after the first close is in the next report")
+        #expect(two.report.totals.made == 2 && two.report.totals.cancelled == 0)
         #expect(try await today.verify() == [one, two])
         #expect(try await today.reports() == [one, two])
         #expect(try await today.report(number: 2) == two)
@@ -50,6 +55,13 @@ import Testing
         }
         if engine == .postgres {
             await #expect(throws: (any Error).self) { try await shop.executeBehindTheShop("TRUNCATE day_report") }
+            await #expect(throws: (any Error).self) {
+                try await shop.executeBehindTheShop(
+                    "INSERT INTO day_report VALUES (1, 'x', '{}', 'x') ON CONFLICT (number) DO UPDATE SET body = '{}'")
+            }
+        } else {
+            // REPLACE deletes the old row without firing a delete trigger; the insert trigger passes over it.
+            try await shop.executeBehindTheShop("INSERT OR REPLACE INTO dayReport VALUES (1, 'x', '{}', 'x')")
         }
         #expect(try await ShopDays(shop.database, calendar: ShopCalendar()).verify() == [sealed])
     }

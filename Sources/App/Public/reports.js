@@ -11,7 +11,8 @@ const failure = document.getElementById("close-error");
 const stored = sessionStorage.getItem("closed-report");
 if (stored) {
   sessionStorage.removeItem("closed-report");
-  result.textContent = stored;
+  // Written a moment after the page is up, so that screen readers announce it as news.
+  setTimeout(() => { result.textContent = stored; }, 300);
 }
 
 closeButton.addEventListener("click", () => {

@@ -51,7 +51,9 @@ public struct PostgresDayReportStore: DayReportStore {
     /// Takes the stock's and the machine's locks, as their writers do: every write that took an
     /// id before has committed, and none can take one until this reading ends.
     public func closingMarks() async throws -> RecordMarks {
-        try await database.transaction { connection in
+        // READ COMMITTED whatever the server's default: the newest ids are read after the locks
+        // are granted, not as of a snapshot taken while waiting for them.
+        try await database.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
             try await connection.run("""
                 SELECT pg_advisory_xact_lock(\(PostgresDatabase.Part.fruitStock.rawValue)),
                        pg_advisory_xact_lock(\(PostgresDatabase.Part.vendingMachine.rawValue))
@@ -79,17 +81,6 @@ public struct PostgresDayReportStore: DayReportStore {
                 SELECT balance_after FROM vending_money_ledger WHERE id <= \(marks.money) ORDER BY id DESC LIMIT 1
                 """).first?.decode(Int.self)
             return (fruits, balance ?? 0)
-        }
-    }
-
-    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
-        try await window.rows(of: "vending_money_ledger", columns: "id, time, kind, amount, balance_after, actor",
-                              in: database).map { row in
-            let (id, time, kind, amount, balanceAfter, actor) = try row.decode((Int64, Double, String, Int, Int, String).self)
-            return MoneyLine(id: id, time: Date(storedValue: time),
-                             movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: kind)!, amount: amount,
-                                                     balanceAfter: balanceAfter),
-                             actor: actor)
         }
     }
 

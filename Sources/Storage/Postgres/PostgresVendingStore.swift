@@ -71,6 +71,17 @@ public struct PostgresVendingStore: VendingStore {
         try await window.rows(of: "vending_sale", columns: "id, product_id, price, time, item_id", in: database).map(Self.sale)
     }
 
+    public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
+        try await window.rows(of: "vending_money_ledger", columns: "id, time, kind, amount, balance_after, actor",
+                              in: database).map { row in
+            let (id, time, kind, amount, balanceAfter, actor) = try row.decode((Int64, Double, String, Int, Int, String).self)
+            return MoneyLine(id: id, time: Date(storedValue: time),
+                             movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: kind)!, amount: amount,
+                                                     balanceAfter: balanceAfter),
+                             actor: actor)
+        }
+    }
+
     static func sale(_ row: PostgresRow) throws -> Sale {
         let (id, product, price, time, itemID) = try row.decode((Int64, String, Int, Double, Int64).self)
         return Sale(id: id, product: product, price: price, time: Date(storedValue: time), itemID: itemID)

@@ -40,7 +40,7 @@ extension Words {
             cancelled: "Cancelled", fruitUsed: "Fruit used", vendingSales: "Vending sales", hash: "Hash",
             chartTitle: "Sales of the last shop days", noReports: "No shop day has been closed yet.",
             closeQuestion: "Close the shop day {day}? Its report can never be changed once stored.",
-            closed: "Stored report {number} for {day}.", chartBar: "{made} juices · vending {won}", cups: "juices"),
+            closed: "Stored report {number} for {day}.", chartBar: "{made} juices · vending {won}"),
         statuses: [.received: "Received", .making: "Making", .ready: "Ready", .pickedUp: "Picked up", .cancelled: "Cancelled"],
         messages: [
             .unknownFruit: "There is no fruit '{id}'.",

@@ -37,10 +37,10 @@ extension Words {
             newOrder: "새 주문 {number}번 {juice}", age: "{minutes}분 {seconds}초 전 접수"),
         reports: ReportWords(
             title: "마감 보고서", closeDay: "영업 마감", number: "번호", day: "영업일", made: "만든 쥬스", cancelled: "취소",
-            fruitUsed: "쓴 과일", vendingSales: "자판기 매출", hash: "해시", chartTitle: "최근 영업일 판매",
+            fruitUsed: "사용한 과일", vendingSales: "자판기 매출", hash: "해시", chartTitle: "최근 영업일 판매",
             noReports: "아직 마감한 영업일이 없어요.",
             closeQuestion: "{day} 영업을 마감할까요? 마감 보고서는 저장된 뒤 바꿀 수 없어요.",
-            closed: "{day} 마감 보고서 {number}번을 저장했어요.", chartBar: "쥬스 {made}잔 · 자판기 {won}", cups: "잔"),
+            closed: "{day} 마감 보고서 {number}번을 저장했어요.", chartBar: "쥬스 {made}잔 · 자판기 {won}"),
         statuses: [.received: "접수", .making: "제조 중", .ready: "준비 완료", .pickedUp: "픽업 완료", .cancelled: "취소됨"],
         messages: [
             .unknownFruit: "없는 과일이에요: {id}",

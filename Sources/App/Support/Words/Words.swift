@@ -212,5 +212,4 @@ struct ReportWords: Encodable, Sendable {
     let closed: String
     /// A bar's label in the chart: `{made}`, `{won}`.
     let chartBar: String
-    let cups: String
 }
