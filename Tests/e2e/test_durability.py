@@ -247,26 +247,41 @@ def test_every_cli_order_is_synced_to_disk_before_it_prints_its_receipt(tmp_path
     Standard output is a terminal here, so the receipt is written the moment it is printed, right after
     the commit; into a pipe it would be written at exit, after closing the database, whose checkpoint
     syncs too and could hide an unsynced commit."""
-    binary = str(server_binary())
-    if not Path(binary).is_file():
-        pytest.fail(f"the juicemaker binary is missing at {binary}", pytrace=False)
     database = str(tmp_path / "shop.sqlite")
-    stocked = subprocess.run([binary, "stock", "set", "banana", "1000", "--database", database], cwd=tmp_path,
+    stocked = subprocess.run([str(server_binary()), "stock", "set", "banana", "1000", "--database", database], cwd=tmp_path,
                              capture_output=True, text=True, timeout=30)
     assert stocked.returncode == 0, f"stock set failed ({stocked.returncode}): {stocked.stderr}"
 
     for number in range(1, CLI_ORDERS + 1):
-        trace = tmp_path / f"order-{number}.strace"
-        status, stdout, stderr = run_with_terminal_stdout(
-            [*strace_command(trace), binary, "order", "bananaJuice", "--database", database], cwd=tmp_path)
-        assert status == 0, f"order {number} exited {status}\nstdout: {stdout}\nstderr: {stderr}"
-        calls = read_strace(trace)
-        receipts = [call for call in calls if (data := written(call)) and data[0] == 1]
-        assert receipts, f"order {number} wrote nothing to standard output in the trace ({trace}); it printed {stdout!r}"
-        receipt = receipts[0]
-        assert any(write.ended < receipt.began for write in database_writes(calls)), (
-            f"order {number} wrote nothing to the database (pwrite64) before its receipt ({trace})")
-        write = unsynced_write_before(calls, receipt)
-        assert write is None, (
-            f"order {number} printed its receipt (trace line {receipt.began + 1}) after writing the database "
-            f"(line {write.began + 1}: {write.name}({write.args[:60]}) with no fsync/fdatasync between ({trace})")
+        assert_synced_before_printing(["order", "bananaJuice", "--database", database], tmp_path, f"order-{number}")
+
+
+def test_a_day_closed_with_the_cli_is_synced_to_disk_before_it_prints_the_report(tmp_path):
+    """`juicemaker close-day` under strace: its report is on disk before the report is printed."""
+    database = str(tmp_path / "shop.sqlite")
+    binary = str(server_binary())
+    ordered = subprocess.run([binary, "order", "bananaJuice", "--database", database], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=30)
+    assert ordered.returncode == 0, ordered.stderr
+    assert_synced_before_printing(["close-day", "--database", database], tmp_path, "close-day")
+
+
+def assert_synced_before_printing(arguments: list[str], tmp_path: Path, name: str) -> None:
+    """Runs `juicemaker ARGUMENTS` under strace: the last write to the database before the first write to
+    standard output (fd 1) was followed by an fsync/fdatasync that returned."""
+    binary = str(server_binary())
+    if not Path(binary).is_file():
+        pytest.fail(f"the juicemaker binary is missing at {binary}", pytrace=False)
+    trace = tmp_path / f"{name}.strace"
+    status, stdout, stderr = run_with_terminal_stdout([*strace_command(trace), binary, *arguments], cwd=tmp_path)
+    assert status == 0, f"{name} exited {status}\nstdout: {stdout}\nstderr: {stderr}"
+    calls = read_strace(trace)
+    printed = [call for call in calls if (data := written(call)) and data[0] == 1]
+    assert printed, f"{name} wrote nothing to standard output in the trace ({trace}); it printed {stdout!r}"
+    first = printed[0]
+    assert any(write.ended < first.began for write in database_writes(calls)), (
+        f"{name} wrote nothing to the database (pwrite64) before printing ({trace})")
+    write = unsynced_write_before(calls, first)
+    assert write is None, (
+        f"{name} printed (trace line {first.began + 1}) after writing the database "
+        f"(line {write.began + 1}: {write.name}({write.args[:60]}) with no fsync/fdatasync between ({trace})")
