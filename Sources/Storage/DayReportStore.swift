@@ -27,6 +27,8 @@ public protocol DayReportStore: Sendable {
     /// The newest order, ledger line, money line and sale, read once every write before has
     /// committed and while none is between taking its id and committing.
     func closingMarks() async throws -> RecordMarks
+    /// Of `orders`, those with cancel lines in the stock ledger, however recent.
+    func ordersWithCancelLines(among orders: [Int64]) async throws -> Set<Int64>
     /// Each fruit's count, and the vending balance, as the records up to `marks` left them.
     func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int)
     /// Adds `report`; throws `DayCloseError.alreadyClosed` when its day or number is taken.
@@ -127,9 +129,23 @@ public struct ShopDays: Sendable {
                 let differing = Self.parts(of: recomputed).filter { name, text in Self.parts(of: report)[name] != text }
                 throw broken(.records(differing.isEmpty ? ["report"] : differing.keys.sorted()))
             }
+            guard try await openOrdersAddUp(report) else { throw broken(.records(["open"])) }
             verified.append(sealed)
         }
         return verified
+    }
+
+    /// The orders still in the queue at the close may have moved on since, but each is cancelled
+    /// exactly when the ledger has given its fruit back: a status edited to `cancelled`, or back
+    /// from it, shows here.
+    private func openOrdersAddUp(_ report: ZReport) async throws -> Bool {
+        guard !report.open.isEmpty else { return true }
+        let cancelled = try await store.ordersWithCancelLines(among: report.open)
+        for id in report.open {
+            guard let order = try await juiceBar.order(id: id),
+                  (order.status == .cancelled) == cancelled.contains(id) else { return false }
+        }
+        return true
     }
 
     /// Feeds `tally` the records `header` covers, page by page, and adds the counts at the close:

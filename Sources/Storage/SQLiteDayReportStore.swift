@@ -60,6 +60,14 @@ public struct SQLiteDayReportStore: DayReportStore {
         }
     }
 
+    public func ordersWithCancelLines(among orders: [Int64]) async throws -> Set<Int64> {
+        try await database.pool.read { db in
+            Set(try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT orderId FROM stockLedger WHERE cause = 'cancel' AND orderId IN (SELECT value FROM json_each(?))
+                """, arguments: [ReportChain.canonicalJSON(orders)]))
+        }
+    }
+
     public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
         try await database.pool.read { db in
             var fruits: [FruitID: Int] = [:]

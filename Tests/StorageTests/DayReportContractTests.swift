@@ -46,6 +46,24 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func anOrderOpenAtTheCloseMayMoveOnButNotBeMarkedCancelledBehindTheShop(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let waiting = try await shop.juiceBar.order("kiwiJuice", actor: "m", pickup: true).order
+        let other = try await shop.juiceBar.order("mangoJuice", actor: "m", pickup: true).order
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let report = try await days.close().report
+        #expect(report.open == [waiting.id, other.id])
+        _ = try await shop.juiceBar.cancel(order: other.id, by: .staff, actor: "s")
+        _ = try await shop.juiceBar.move(order: waiting.id, to: .ready, actor: "s")
+        #expect(try await days.verify().count == 1, "a cancel and a move after the close are business, not edits")
+
+        let table = engine == .sqlite ? "juiceOrder" : "juice_order"
+        try await shop.executeBehindTheShop("UPDATE \(table) SET status = 'cancelled' WHERE id = \(waiting.id)")
+        let broken = await #expect(throws: BrokenReport.self) { try await days.verify() }
+        #expect(broken?.reason == .records(["open"]))
+    }
+
+    @Test(arguments: Engine.available)
     func aStoredReportCannotBeChangedOrDeleted(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let sealed = try await ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now).close()

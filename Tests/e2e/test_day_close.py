@@ -144,6 +144,17 @@ def test_a_status_changed_with_sqlite3_is_found_too(server):
     assert server.cli("days", "verify").returncode == 1
 
 
+def test_an_order_still_queued_at_the_close_marked_cancelled_with_sqlite3_is_found(server):
+    guest = ShopApi(server.url)
+    queued = guest.post("/api/orders", json={"juice": "kiwiJuice", "pickup": True}).json()["order"]
+    report = ShopApi.signed_in_as_admin(server.url).post("/api/days/close").json()
+    assert report["open"] == [queued["id"]]
+    with sqlite3.connect(server.database) as db:
+        db.execute("UPDATE juiceOrder SET status = 'cancelled' WHERE id = ?", (queued["id"],))
+    verified = server.cli("days", "verify")
+    assert verified.returncode == 1 and "day report 1" in verified.stderr, verified
+
+
 def test_a_stored_report_never_changes(server):
     ShopApi.signed_in_as_admin(server.url).post("/api/days/close")
     with sqlite3.connect(server.database) as db:

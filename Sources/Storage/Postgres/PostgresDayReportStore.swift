@@ -66,6 +66,12 @@ public struct PostgresDayReportStore: DayReportStore {
         }
     }
 
+    public func ordersWithCancelLines(among orders: [Int64]) async throws -> Set<Int64> {
+        Set(try await database.rows("""
+            SELECT DISTINCT order_id FROM stock_ledger WHERE cause = 'cancel' AND order_id = ANY(\(orders))
+            """).map { try $0.decode(Int64.self) })
+    }
+
     public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
         try await database.read { connection in
             var fruits: [FruitID: Int] = [:]
