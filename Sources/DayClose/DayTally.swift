@@ -85,23 +85,54 @@ public struct DayTally: Sendable {
             totals: totals, open: openOrders.sorted(), records: records.finalize().hex, previousHash: header.previousHash)
     }
 
-    /// Each record goes into the digest as one JSON array: no field can run into the next. A
-    /// moment goes in as the bits of its stored seconds, which no change in how some version of
-    /// Foundation prints a `Double` can alter.
-    private mutating func record(_ fields: (any Encodable)?...) {
-        let line = fields.map { field -> String in
-            guard let field else { return "null" }
-            if let time = field as? Date { return String(time.timeIntervalSince1970.bitPattern) }
-            return ReportChain.canonicalJSON(AnyEncodable(field))
-        }
-        records.update(data: Data(("[" + line.joined(separator: ",") + "]\n").utf8))
+    /// Each record goes into the digest as one JSON array: no field can run into the next.
+    private mutating func record(_ fields: any DigestValue...) {
+        records.update(data: Data(("[" + fields.map(\.digestText).joined(separator: ",") + "]\n").utf8))
     }
 }
 
-private struct AnyEncodable: Encodable {
-    let value: any Encodable
-    init(_ value: any Encodable) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+/// A field as the digest writes it: JSON, written here rather than by `JSONEncoder`, which took
+/// most of a close's time.
+private protocol DigestValue {
+    var digestText: String { get }
+}
+
+extension String: DigestValue {
+    fileprivate var digestText: String {
+        guard unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }) else { return "\"" + self + "\"" }
+        var quoted = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+}
+
+extension Int: DigestValue {
+    fileprivate var digestText: String { String(self) }
+}
+
+extension Int64: DigestValue {
+    fileprivate var digestText: String { String(self) }
+}
+
+extension Bool: DigestValue {
+    fileprivate var digestText: String { self ? "true" : "false" }
+}
+
+extension Date: DigestValue {
+    /// The bits of its stored seconds, which no change in how some version of Foundation prints a
+    /// `Double` can alter.
+    fileprivate var digestText: String { String(timeIntervalSince1970.bitPattern) }
+}
+
+extension Optional: DigestValue where Wrapped: DigestValue {
+    fileprivate var digestText: String { self?.digestText ?? "null" }
 }
 
 /// What a report says of itself rather than of the records: which report, which day, the closes
