@@ -118,6 +118,11 @@ public struct SealedReport: Hashable, Sendable {
     /// The report as the API and the CLI show it: its stored text with `hash` added at the end.
     public var json: String { String(body.dropLast()) + #","hash":"\#(hash)"}"# }
 
+    /// Reports as a JSON array, each as `json` shows it.
+    public static func json(_ reports: [SealedReport]) -> String {
+        "[" + reports.map(\.json).joined(separator: ",") + "]"
+    }
+
     /// A stored report, read back; throws when `body` is not a report at all.
     public init(body: String, hash: String) throws {
         report = try JSONDecoder().decode(ZReport.self, from: Data(body.utf8))

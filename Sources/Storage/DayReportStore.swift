@@ -24,6 +24,8 @@ public protocol DayReportStore: Sendable {
     /// Every report, oldest first.
     func reports() async throws -> [StoredReport]
     func report(number: Int) async throws -> StoredReport?
+    /// The report with the highest number, the one the next follows.
+    func latest() async throws -> StoredReport?
     /// The newest order, ledger line, money line and sale, read once every write before has
     /// committed and while none is between taking its id and committing.
     func closingMarks() async throws -> RecordMarks
@@ -82,11 +84,10 @@ public struct ShopDays: Sendable {
     /// Closes the shop day under way and stores its report, chained to the one before. Refused
     /// when that day, or a later one (a clock or time zone set back), is closed already.
     public func close() async throws -> SealedReport {
-        let earlier = try await reports()
+        let last = try await store.latest().map { try SealedReport(body: $0.body, hash: $0.hash) }
         let marks = try await store.closingMarks()
         let closedAt = now()
         let day = calendar.dayText(of: closedAt)
-        let last = earlier.last
         if let last, last.report.day >= day { throw DayCloseError.alreadyClosed(day: day) }
         let header = ReportHeader(
             number: (last?.report.number ?? 0) + 1, day: day, since: last?.report.closedAt, closedAt: moment(closedAt),
@@ -126,7 +127,8 @@ public struct ShopDays: Sendable {
                                  products: Array(report.sales.keys), open: report.open)
             let recomputed = try await self.report(ReportHeader(of: report), after: verified.last?.report.through, from: tally)
             guard SealedReport(recomputed).body == stored.body else {
-                let differing = Self.parts(of: recomputed).filter { name, text in Self.parts(of: report)[name] != text }
+                let storedParts = Self.parts(of: report)
+                let differing = Self.parts(of: recomputed).filter { name, text in storedParts[name] != text }
                 throw broken(.records(differing.isEmpty ? ["report"] : differing.keys.sorted()))
             }
             guard try await openOrdersAddUp(report) else { throw broken(.records(["open"])) }

@@ -48,6 +48,12 @@ public struct SQLiteDayReportStore: DayReportStore {
         }
     }
 
+    public func latest() async throws -> StoredReport? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM dayReport ORDER BY number DESC LIMIT 1").map(Self.report)
+        }
+    }
+
     /// One writer commits at a time and ids are given as rows are inserted, so every row up to
     /// the newest id a read sees has committed.
     public func closingMarks() async throws -> RecordMarks {

@@ -33,7 +33,7 @@ struct DaysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let reports = try await shop.days().reports()
-            if json { return print("[" + reports.map(\.json).joined(separator: ",") + "]") }
+            if json { return print(SealedReport.json(reports)) }
             for sealed in reports {
                 let totals = sealed.report.totals
                 print("\(sealed.report.number)\t\(sealed.report.day)\t쥬스 \(totals.made)잔\t취소 \(totals.cancelled)\t"

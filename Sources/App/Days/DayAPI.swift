@@ -14,7 +14,7 @@ struct DayAPI {
         }
         api.get("days") { _, context in
             try context.requireStaff()
-            return reportsJSON("[" + (try await days.reports().map(\.json).joined(separator: ",")) + "]")
+            return reportsJSON(SealedReport.json(try await days.reports()))
         }
         api.get("days/:number") { _, context in
             try context.requireStaff()

@@ -18,17 +18,18 @@ struct DayPages {
         router.get("reports") { request, context in
             let language = Language.preferred(by: request)
             guard let account = context.account, account.isStaff else {
-                return Response.redirect(to: "/login?next=%2Freports" + (language == .en ? "&lang=en" : ""), type: .found)
+                return Response.redirect(to: PageLinks.signIn(returningTo: "/reports", language), type: .found)
             }
             let words = Words.of(language)
             let reports = try await days.reports()
+            let today = days.today
             return Templates.page("reports", Model(
                 header: PageHeader(.reports, title: words.reports.title, account: account, language: language, request: request),
                 words: words.reports, common: words.common,
                 rows: reports.reversed().map(Row.init), hasReports: !reports.isEmpty,
                 chart: DayChart(reports.suffix(Self.chartDays).map(\.report), words: words.reports),
-                today: days.today,
-                pageData: scriptJSON(PageData(words: words.reports, common: words.common, today: days.today))))
+                today: today,
+                pageData: scriptJSON(PageData(words: words.reports, common: words.common, today: today))))
         }
     }
 

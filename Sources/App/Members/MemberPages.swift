@@ -50,7 +50,7 @@ struct MemberPages {
         router.get("home") { request, context in
             guard let account = context.account, let token = context.sessionToken else {
                 let language = Language.preferred(by: request)
-                return Response.redirect(to: "/login?next=%2Fhome" + (language == .en ? "&lang=en" : ""), type: .found)
+                return Response.redirect(to: PageLinks.signIn(returningTo: "/home", language), type: .found)
             }
             // One read of the member's orders serves both the recent list and the recommendation.
             let orders = try await juiceBar.orders(member: account.id, limit: nil)

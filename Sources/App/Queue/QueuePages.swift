@@ -16,7 +16,7 @@ struct QueuePages {
         router.get("kitchen") { request, context in
             let language = Language.preferred(by: request)
             guard let account = context.account, account.isStaff else {
-                return Response.redirect(to: "/login?next=%2Fkitchen" + (language == .en ? "&lang=en" : ""), type: .found)
+                return Response.redirect(to: PageLinks.signIn(returningTo: "/kitchen", language), type: .found)
             }
             return try await page("kitchen", .kitchen, account: account, language: language, request: request)
         }

@@ -68,8 +68,7 @@ struct PageHeader {
         var links = PageLinks(language)
         // Signing in from a page comes back to it.
         if page == .order || page == .vending {
-            let path = request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
-            links.signIn = "/login?next=\(path)" + (language == .en ? "&lang=en" : "")
+            links.signIn = PageLinks.signIn(returningTo: request.uri.path, language)
         }
         self.links = links
         self.account = account.map { SignedIn(name: $0.name, isStaff: $0.isStaff) }
@@ -106,6 +105,12 @@ struct PageLinks {
     let reports: String
     var signIn: String
     let signUp: String
+
+    /// The sign-in page, which comes back to `path` once signed in.
+    static func signIn(returningTo path: String, _ language: Language) -> String {
+        let next = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
+        return "/login?next=\(next)" + (language == .en ? "&lang=en" : "")
+    }
 
     init(_ language: Language) {
         let query = language == .en ? "?lang=en" : ""

@@ -48,6 +48,11 @@ public struct PostgresDayReportStore: DayReportStore {
             .first.map(Self.report)
     }
 
+    public func latest() async throws -> StoredReport? {
+        try await database.rows("SELECT number, day, body, hash FROM day_report ORDER BY number DESC LIMIT 1")
+            .first.map(Self.report)
+    }
+
     /// Takes the stock's and the machine's locks, as their writers do: every write that took an
     /// id before has committed, and none can take one until this reading ends.
     public func closingMarks() async throws -> RecordMarks {
