@@ -8,18 +8,6 @@ struct JuiceBarAPI {
     let juiceBar: JuiceBarService
     let idempotent: IdempotentRequests
 
-    struct MenuItem: Encodable {
-        let id: JuiceID
-        let name: LocalizedName
-        let recipe: [Ingredient]
-        let makeable: Int
-    }
-
-    struct MenuBody: Encodable {
-        let fruits: [Fruit]
-        let juices: [MenuItem]
-    }
-
     struct OrderRequest: Decodable {
         let juice: String
         /// Queue the order for pickup instead of making it on the spot.
@@ -27,57 +15,11 @@ struct JuiceBarAPI {
     }
 
     struct StatusRequest: Decodable { let status: OrderStatus }
-    struct OrderBody: Encodable {
-        let order: Order
-        let stock: Stock
-        let version: Int64
-
-        /// What `apiEncoder` would write, written directly (see `JSONText`).
-        var json: ByteBuffer {
-            var text = JSONText()
-            text.beginObject()
-            text.key("order")
-            text.beginObject()
-            text.key("actor"); text.string(order.actor)
-            text.key("day"); text.string(order.day)
-            text.key("id"); text.integer(order.id)
-            text.key("juice"); text.string(order.juice.rawValue)
-            text.key("number"); text.integer(order.number)
-            text.key("pickup"); text.bool(order.pickup)
-            if let readyTime = order.readyTime { text.key("readyTime"); text.date(readyTime) }
-            text.key("status"); text.string(order.status.rawValue)
-            text.key("statusTime"); text.date(order.statusTime)
-            text.key("time"); text.date(order.time)
-            text.endObject()
-            text.key("stock")
-            text.beginObject()
-            for (fruit, count) in stock.counts.sorted(by: { $0.key < $1.key }) {
-                text.key(fruit.rawValue); text.integer(count)
-            }
-            text.endObject()
-            text.key("version"); text.integer(version)
-            text.endObject()
-            return text.buffer
-        }
-    }
-
     struct StockEdit: Decodable { let count: Int }
     struct LevelEdit: Decodable { let level: Int }
-    struct LevelBody: Encodable {
-        let fruit: FruitID
-        let level: Int
-        let count: Int
-        let low: Bool
-    }
-    struct StockEditBody: Encodable {
-        let fruit: FruitID
-        let count: Int
-        let stock: Stock
-        let version: Int64
-    }
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.get("menu") { _, _ in menuBody() }
+        api.get("menu") { _, _ in Response.json(MenuAnswer(menu: juiceBar.menu, stock: juiceBar.stock.stock)) }
         api.get("stock") { _, _ in Response.json(juiceBar.stock.stock) }
         api.get("orders") { request, _ in
             Response.json(try await juiceBar.orders(limit: try limit(request)))
@@ -87,9 +29,8 @@ struct JuiceBarAPI {
                 let body = try await request.decodeJSON(OrderRequest.self)
                 let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
                                                        pickup: body.pickup ?? false)
-                let answer = OrderBody(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version)
                 return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
-                                body: .init(byteBuffer: answer.json))
+                                body: .init(byteBuffer: OrderAnswer(receipt).json))
             }
         }
         api.get("orders/:id") { _, context in
@@ -114,23 +55,21 @@ struct JuiceBarAPI {
         }
         api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait(in: try await juiceBar.readQueue())) }
         api.get("stock/low") { _, _ in
-            Response.json(juiceBar.lowStock.map { LevelBody(fruit: $0.fruit.id, level: $0.fruit.level, count: $0.count, low: true) })
+            Response.json(juiceBar.lowStock.map { StockLevelAnswer($0.fruit, count: $0.count) })
         }
         api.put("stock/:fruit/level") { request, context in
             let staff = try context.requireStaff()
             let fruit = try knownFruit(context)
             let edit = try await request.decodeJSON(LevelEdit.self)
             let set = try await juiceBar.setLevel(fruit, to: edit.level, actor: "staff:\(staff.username)")
-            let count = juiceBar.stock.stock[fruit]
-            return Response.json(LevelBody(fruit: fruit, level: set.level, count: count, low: set.isLow(count: count)))
+            return Response.json(StockLevelAnswer(set, count: juiceBar.stock.stock[fruit]))
         }
         api.put("stock/:fruit") { request, context in
             let staff = try context.requireStaff()
             let fruit = try knownFruit(context)
             let edit = try await request.decodeJSON(StockEdit.self)
             let snapshot = try await juiceBar.setStock(fruit, to: edit.count, actor: "staff:\(staff.username)")
-            return Response.json(StockEditBody(fruit: fruit, count: snapshot.stock[fruit], stock: snapshot.stock,
-                                               version: snapshot.version))
+            return Response.json(StockEditAnswer(fruit: fruit, snapshot: snapshot))
         }
     }
 
@@ -154,15 +93,5 @@ struct JuiceBarAPI {
         let id = try orderID(context)
         guard let order = try await juiceBar.order(id: id) else { throw OrderError.unknownOrder(id) }
         return order
-    }
-
-    private func menuBody() -> Response {
-        let menu = juiceBar.menu
-        let stock = juiceBar.stock.stock
-        return Response.json(MenuBody(
-            fruits: menu.fruits,
-            juices: menu.juices.map {
-                MenuItem(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
-            }))
     }
 }

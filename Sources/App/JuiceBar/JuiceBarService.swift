@@ -186,27 +186,6 @@ public final class JuiceBarService: Sendable {
     var currentStockEvent: LiveEvent { stockEvent(stock) }
 }
 
-/// An active order as the queue shows it: no one's name, for the board by the counter.
-struct QueueEntry: Encodable {
-    let id: Int64
-    let number: Int
-    let juice: JuiceID
-    let status: OrderStatus
-    /// When it was received.
-    let time: Date
-    /// Seconds since it was received.
-    let age: Int
-
-    init(_ order: Order, now: Date) {
-        id = order.id
-        number = order.number
-        juice = order.juice
-        status = order.status
-        time = order.time
-        age = max(0, Int(now.timeIntervalSince(order.time)))
-    }
-}
-
 /// What a member is told before ordering: `대기 N잔 · 약 M분`.
 public struct QueueWait: Encodable, Sendable {
     /// Drinks received or being made.

@@ -17,64 +17,39 @@ struct VendingAPI {
         let manufactured: String?
     }
 
-    struct PurchaseBody: Encodable {
-        /// What came out, with its dates: in Korean, and in each language by code (as `name`, `names`).
-        let description: String
-        let descriptions: [String: String]
-        let balance: Int
-        let sale: Sale
-        let item: Item
-        let machine: VendingBody
-    }
-
-    struct ChangeBody: Encodable {
-        let returned: Int
-        let units: [String: Int]
-        let balance: Int
-    }
-
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
         let group = api.group("vending")
-        group.get { _, _ in Response.json(VendingBody(try await vending.state())) }
+        group.get { _, _ in Response.json(VendingAnswer(try await vending.state())) }
         group.post("money") { request, context in
             try await idempotent.handle(request, context: context) { request, context in
                 let money = try await request.decodeJSON(MoneyRequest.self)
-                return Response.json(VendingBody(try await vending.insert(money.amount, actor: context.actor)))
+                return Response.json(VendingAnswer(try await vending.insert(money.amount, actor: context.actor)))
             }
         }
         group.get("purchasable") { _, _ in
-            Response.json(try await vending.purchasable().map(VendingBody.product))
+            Response.json(try await vending.purchasable().map(VendingAnswer.product))
         }
         group.post("purchases") { request, context in
             try await idempotent.handle(request, context: context) { request, context in
                 let purchase = try await request.decodeJSON(PurchaseRequest.self)
                 let receipt = try await vending.purchase(purchase.product, actor: context.actor)
-                return Response.json(
-                    PurchaseBody(description: ProductDescription.of(receipt.product, item: receipt.item, in: .ko),
-                                 descriptions: ProductDescription.inEveryLanguage(receipt.product, item: receipt.item),
-                                 balance: receipt.state.money.balance, sale: receipt.sale,
-                                 item: receipt.item, machine: VendingBody(receipt.state)),
-                    status: .created)
+                return Response.json(PurchaseAnswer(receipt), status: .created)
             }
         }
         group.post("change") { _, context in
-            let receipt = try await vending.returnChange(actor: context.actor)
-            return Response.json(ChangeBody(
-                returned: receipt.change.returned,
-                units: Dictionary(uniqueKeysWithValues: receipt.change.units.map { (String($0.key), $0.value) }),
-                balance: receipt.state.money.balance))
+            Response.json(ChangeAnswer(try await vending.returnChange(actor: context.actor)))
         }
         group.post("stock") { request, context in
             let staff = try context.requireStaff()
             let restock = try await request.decodeJSON(RestockRequest.self)
             let manufactured = try restock.manufactured.map(Self.parseDay)
-            return Response.json(VendingBody(try await vending.restock(
+            return Response.json(VendingAnswer(try await vending.restock(
                 restock.product, count: restock.count, manufactured: manufactured, actor: "staff:\(staff.username)")))
         }
         group.get("history") { request, _ in Response.json(try await vending.history(limit: try limit(request))) }
         group.get("expired") { _, _ in Response.json(try await vending.expiredItems()) }
         group.get("hot") { _, _ in
-            Response.json(try await vending.state().products.filter(\.product.isHot).map(VendingBody.product))
+            Response.json(try await vending.state().products.filter(\.product.isHot).map(VendingAnswer.product))
         }
         group.get("sales") { _, _ in Response.json(try await vending.sales()) }
     }

@@ -77,45 +77,6 @@ public final class VendingService: Sendable {
     func currentEvent() async throws -> LiveEvent { Self.event(try await state()) }
 
     private static func event(_ state: VendingState) -> LiveEvent {
-        LiveEvent(name: "vending", payload: VendingBody(state))
-    }
-}
-
-/// How the API and live updates show the machine.
-struct VendingBody: Encodable {
-    struct ProductBody: Encodable {
-        let id: ProductID
-        let name: String
-        let names: [String: String]
-        let kind: String
-        let category: Category
-        let brand: String
-        let volume: Int
-        let price: Int
-        let stock: Int
-        let expired: Int
-        let hot: Bool
-        let description: String
-        let descriptions: [String: String]
-    }
-    let balance: Int
-    let products: [ProductBody]
-    let totals: MoneyTotals
-    let version: Int64
-
-    init(_ state: VendingState) {
-        balance = state.money.balance
-        products = state.products.map(Self.product)
-        totals = state.money
-        version = state.version
-    }
-
-    static func product(_ entry: ProductStock) -> ProductBody {
-        let product = entry.product
-        return ProductBody(
-            id: product.id, name: product.name.ko, names: ["ko": product.name.ko, "en": product.name.en],
-            kind: product.category.kind, category: product.category, brand: product.brand, volume: product.volumeML, price: product.price,
-            stock: entry.stock, expired: entry.expired, hot: product.isHot, description: ProductDescription.of(product, in: .ko),
-            descriptions: ProductDescription.inEveryLanguage(product))
+        LiveEvent(name: "vending", payload: VendingAnswer(state))
     }
 }

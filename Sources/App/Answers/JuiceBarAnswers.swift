@@ -1,0 +1,122 @@
+import Foundation
+import JuiceBar
+import NIOCore
+import Storage
+
+// The juice bar's answers, as the JSON API sends them and the CLI's `--json` prints them.
+
+/// The menu: every fruit, and each juice with how many the stock can make now (`GET /api/menu`).
+public struct MenuAnswer: Encodable, Sendable {
+    public struct Item: Encodable, Sendable {
+        public let id: JuiceID
+        public let name: LocalizedName
+        public let recipe: [Ingredient]
+        public let makeable: Int
+    }
+
+    public let fruits: [Fruit]
+    public let juices: [Item]
+
+    public init(menu: Menu, stock: Stock) {
+        fruits = menu.fruits
+        juices = menu.juices.map {
+            Item(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
+        }
+    }
+}
+
+/// An order just made and the stock it left (`POST /api/orders`).
+public struct OrderAnswer: Encodable, Sendable {
+    public let order: Order
+    public let stock: Stock
+    public let version: Int64
+
+    public init(order: Order, stock: Stock, version: Int64) {
+        self.order = order
+        self.stock = stock
+        self.version = version
+    }
+
+    public init(_ receipt: OrderReceipt) {
+        self.init(order: receipt.order, stock: receipt.stock.stock, version: receipt.stock.version)
+    }
+
+    /// What `apiEncoder` would write, written directly (see `JSONText`).
+    public var json: ByteBuffer {
+        var text = JSONText()
+        text.beginObject()
+        text.key("order")
+        text.beginObject()
+        text.key("actor"); text.string(order.actor)
+        text.key("day"); text.string(order.day)
+        text.key("id"); text.integer(order.id)
+        text.key("juice"); text.string(order.juice.rawValue)
+        text.key("number"); text.integer(order.number)
+        text.key("pickup"); text.bool(order.pickup)
+        if let readyTime = order.readyTime { text.key("readyTime"); text.date(readyTime) }
+        text.key("status"); text.string(order.status.rawValue)
+        text.key("statusTime"); text.date(order.statusTime)
+        text.key("time"); text.date(order.time)
+        text.endObject()
+        text.key("stock")
+        text.beginObject()
+        for (fruit, count) in stock.counts.sorted(by: { $0.key < $1.key }) {
+            text.key(fruit.rawValue); text.integer(count)
+        }
+        text.endObject()
+        text.key("version"); text.integer(version)
+        text.endObject()
+        return text.buffer
+    }
+}
+
+/// An active order as the queue shows it: no one's name, for the board by the counter (`GET /api/queue`).
+public struct QueueEntry: Encodable, Sendable {
+    public let id: Int64
+    public let number: Int
+    public let juice: JuiceID
+    public let status: OrderStatus
+    /// When it was received.
+    public let time: Date
+    /// Seconds since it was received.
+    public let age: Int
+
+    public init(_ order: Order, now: Date) {
+        id = order.id
+        number = order.number
+        juice = order.juice
+        status = order.status
+        time = order.time
+        age = max(0, Int(now.timeIntervalSince(order.time)))
+    }
+}
+
+/// A fruit's reorder level beside its count (`PUT /api/stock/{fruit}/level`, `GET /api/stock/low`).
+public struct StockLevelAnswer: Encodable, Sendable {
+    public let fruit: FruitID
+    public let level: Int
+    public let count: Int
+    public let low: Bool
+
+    public init(_ fruit: Fruit, count: Int) {
+        self.fruit = fruit.id
+        level = fruit.level
+        self.count = count
+        low = fruit.isLow(count: count)
+    }
+}
+
+/// A fruit's new count and the whole stock it left (`PUT /api/stock/{fruit}`).
+public struct StockEditAnswer: Encodable, Sendable {
+    public let fruit: FruitID
+    public let count: Int
+    public let stock: Stock
+    public let version: Int64
+
+    public init(fruit: FruitID, snapshot: StockSnapshot) {
+        self.fruit = fruit
+        count = snapshot.stock[fruit]
+        stock = snapshot.stock
+        version = snapshot.version
+    }
+}
