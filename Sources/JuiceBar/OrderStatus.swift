@@ -11,6 +11,9 @@ public enum OrderStatus: String, Codable, CaseIterable, Sendable {
     /// Still in the queue: staff have something left to do with it.
     public var isActive: Bool { self == .received || self == .making || self == .ready }
 
+    /// The statuses of the queue, in the order an order goes through them.
+    public static let active = allCases.filter(\.isActive)
+
     /// Whether an order in this state may move to `next`: forward along the line only.
     public func canMove(to next: OrderStatus) -> Bool {
         guard let from = Self.line.firstIndex(of: self), let to = Self.line.firstIndex(of: next) else { return false }

@@ -1,6 +1,5 @@
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// Takes requests one at a time and hands them on in batches: every request that arrived while
 /// the previous batch was being handled goes into the next one. Under load a batch holds as many
@@ -9,38 +8,26 @@ import Synchronization
 final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
     private typealias Waiting = (request: Request, continuation: CheckedContinuation<Response, any Error>)
 
-    private struct Queue {
-        var waiting: [Waiting] = []
-        var isHandling = false
-    }
-
-    private let queue = Mutex(Queue())
+    private let line: WaitingLine<Waiting>
     private let handle: @Sendable ([Request]) async throws -> [Result<Response, any Error>]
-    /// The most requests one batch takes, so that one batch never holds a lock for long.
-    private let maximumBatch: Int
 
     /// `handle` answers a batch with one result per request, in the order given; when it throws
     /// (the batch's transaction failed), every request of the batch gets that error.
     init(maximumBatch: Int = 512, handle: @escaping @Sendable ([Request]) async throws -> [Result<Response, any Error>]) {
-        self.maximumBatch = maximumBatch
+        line = WaitingLine(maximum: maximumBatch)
         self.handle = handle
     }
 
     func submit(_ request: Request) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
-            let startHandling = queue.withLock { queue in
-                queue.waiting.append((request, continuation))
-                defer { queue.isHandling = true }
-                return !queue.isHandling
-            }
-            if startHandling {
+            if line.add((request, continuation)) {
                 Task(executorPreference: BatchThread.shared) { await self.handleUntilEmpty() }
             }
         }
     }
 
     private func handleUntilEmpty() async {
-        while let batch = nextBatch() {
+        while let batch = line.next() {
             let results: [Result<Response, any Error>]
             do {
                 results = try await handle(batch.map(\.request))
@@ -51,18 +38,6 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
             for (waiting, result) in zip(batch, results) {
                 waiting.continuation.resume(with: result)
             }
-        }
-    }
-
-    private func nextBatch() -> [Waiting]? {
-        queue.withLock { queue in
-            guard !queue.waiting.isEmpty else {
-                queue.isHandling = false
-                return nil
-            }
-            let batch = Array(queue.waiting.prefix(maximumBatch))
-            queue.waiting.removeFirst(batch.count)
-            return batch
         }
     }
 }

@@ -53,7 +53,7 @@ public struct ShopDatabase: Sendable {
             content: SQLiteContentStore(database: database),
             idempotency: SQLiteIdempotencyStore(database: database),
             days: SQLiteDayReportStore(database: database),
-            changes: try database.makeChangeWatcher(),
+            changes: try database.makeChangeFeed(),
             closeConnections: {})
     }
 

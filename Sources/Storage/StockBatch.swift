@@ -1,13 +1,6 @@
 import Foundation
 import JuiceBar
 
-/// A write waiting for its batch: what was asked, by whom, when.
-struct PendingWrite<Write: Sendable>: Sendable {
-    let write: Write
-    let actor: String
-    let time: Date
-}
-
 /// A stock write once committed: its plan with the ids the engine gave (the order's, the ledger
 /// lines'), and the stock and menu as its batch left them.
 public struct StockCommit: Sendable {
@@ -23,33 +16,14 @@ struct StoredStockPlans {
     var version: Int64
 }
 
-/// A batch of stock writes decided, each in turn against one reading of the book: the part of
-/// a batch that is the same on every engine. The engine stores `plans` in the transaction it read
-/// the book in, then answers every write. A refused write never reaches the engine, so it needs
-/// no rollback of its own.
-struct DecidedStockBatch {
-    private let results: [Result<StockPlan, any Error>]
-    /// The book as the whole batch leaves it.
-    let book: JuiceBarBook
+/// A batch of stock writes decided against one reading of the juice bar's book.
+typealias DecidedStockBatch = DecidedBatch<JuiceBarBook>
 
-    init(_ batch: [PendingWrite<StockWrite>], on book: JuiceBarBook) {
-        var book = book
-        results = batch.map { pending in
-            Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
-        }
-        self.book = book
-    }
-
-    /// What to store: the plans of the writes that were not refused, in order.
-    var plans: [StockPlan] { results.compactMap { try? $0.get() } }
-
+extension DecidedStockBatch {
     /// Each write's answer once the engine stored `plans`.
     func answers(_ stored: StoredStockPlans) -> [Result<StockCommit, any Error>] {
         let snapshot = StockSnapshot(stock: book.stock, version: stored.version)
-        var storedPlans = stored.plans.makeIterator()
-        return results.map { result in
-            result.map { _ in StockCommit(plan: storedPlans.next()!, snapshot: snapshot, menu: book.menu) }
-        }
+        return answers(stored.plans.map { StockCommit(plan: $0, snapshot: snapshot, menu: book.menu) })
     }
 }
 

@@ -39,28 +39,13 @@ extension ArraySlice where Element == PendingWrite<VendingWrite> {
     }
 }
 
-/// A segment of vending writes decided, each in turn against one reading of the machine: the
-/// part of a batch that is the same on every engine. The engine stores `plans` (giving each sale
-/// its id), reads the machine once the whole batch is stored, and answers every write. A refused
-/// write never reaches the engine, so it needs no rollback of its own.
-struct DecidedVendingBatch {
-    private let results: [Result<VendingPlan, any Error>]
+/// A segment of vending writes decided against one reading of the machine. The engine stores
+/// `plans` (giving each sale its id) and reads the machine once the whole batch is stored.
+typealias DecidedVendingBatch = DecidedBatch<VendingBook>
 
-    init(_ segment: ArraySlice<PendingWrite<VendingWrite>>, on book: VendingBook) {
-        var book = book
-        results = segment.map { pending in
-            Result { try book.decide(pending.write, actor: pending.actor, at: pending.time) }
-        }
-    }
-
-    /// What to store: the plans of the writes that were not refused, in order.
-    var plans: [VendingPlan] { results.compactMap { try? $0.get() } }
-
+extension DecidedVendingBatch {
     /// Each write's answer, given the sale id stored for each plan and the machine after the batch.
     func answers(saleIDs: [Int64?], state: VendingState) -> [Result<VendingCommit, any Error>] {
-        var saleIDs = saleIDs.makeIterator()
-        return results.map { result in
-            result.map { plan in VendingCommit(plan: plan, saleID: saleIDs.next()!, state: state) }
-        }
+        answers(zip(plans, saleIDs).map { VendingCommit(plan: $0, saleID: $1, state: state) })
     }
 }

@@ -21,7 +21,7 @@ import VendingMachine
     }
 
     @Test func anEmptyFileIsRefusedAndLeftAsItWas() throws {
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         #expect(throws: StorageError.self) { try SQLiteDatabase(path: path) }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
@@ -29,7 +29,7 @@ import VendingMachine
 
     @Test func aFileThatIsNotSQLiteIsRefusedAndLeftAsItWas() throws {
         let notes = Data("shopping list: kiwi, mango\n".utf8)
-        FileManager.default.createFile(atPath: path, contents: notes)
+        _ = FileManager.default.createFile(atPath: path, contents: notes)
         #expect(throws: StorageError.self) { try SQLiteDatabase(path: path) }
         #expect(FileManager.default.contents(atPath: path) == notes)
     }
@@ -80,7 +80,7 @@ import VendingMachine
 
     @Test func ordersMadeBeforeTheQueueArePickedUpAndNumberedByDay() async throws {
         let old = try DatabasePool(path: path)
-        try SQLiteDatabase.migrator.migrate(old, upTo: "juiceBar.v2.memberOrders")
+        try SQLiteSchema.migrator.migrate(old, upTo: "juiceBar.v2.memberOrders")
         let day1 = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 in UTC
         try await old.write { db in
             for (offset, juice) in [(0.0, "kiwiJuice"), (60, "bananaJuice"), (86_400, "mangoJuice")] {

@@ -2,87 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A `postgres://user:password@host:port/database` URL, read into client configurations.
-/// `?sslmode=` chooses TLS as libpq does: `disable`, `prefer` (the default: TLS when the server
-/// offers it), `require` (TLS always), neither checking the certificate; `verify-full` checks the
-/// certificate and the host name.
-struct PostgresLocation {
-    enum TLSMode: String {
-        case disable, prefer, require
-        case verifyFull = "verify-full"
-    }
-
-    let host: String
-    let port: Int
-    let username: String
-    let password: String?
-    let database: String?
-    let tls: TLSMode
-
-    /// host:port/database, for messages (never the password).
-    var server: String { "\(host):\(port)/\(database ?? username)" }
-
-    /// Whether `location` is a PostgreSQL URL rather than a SQLite file's path.
-    static func names(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
-    }
-
-    /// Nil when `location` is not a PostgreSQL URL (it is then a SQLite file's path).
-    init?(_ location: String) throws {
-        guard Self.names(location) else { return nil }
-        guard let url = URLComponents(string: location), let host = url.host, !host.isEmpty,
-              let username = url.user, !username.isEmpty
-        else { throw StorageError.invalidLocation("expected postgres://user:password@host:port/database") }
-        let mode = url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? TLSMode.prefer.rawValue
-        guard let tls = TLSMode(rawValue: mode) else {
-            throw StorageError.invalidLocation("sslmode must be disable, prefer, require or verify-full, not \(mode)")
-        }
-        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-        self.host = host
-        self.port = url.port ?? 5432
-        // URLComponents has decoded %-escapes already.
-        self.username = username
-        self.password = url.password
-        self.database = database.isEmpty ? nil : database
-        self.tls = tls
-    }
-
-    /// The TLS settings for `prefer`, `require` and `verify-full`.
-    private var tlsConfiguration: TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if tls != .verifyFull { configuration.certificateVerification = .none }
-        return configuration
-    }
-
-    var clientConfiguration: PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS = switch self.tls {
-        case .disable: .disable
-        case .prefer: .prefer(tlsConfiguration)
-        case .require, .verifyFull: .require(tlsConfiguration)
-        }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls)
-        // A session that stops in the middle of a transaction (a paused VM, a lost network)
-        // would hold its part's lock for every instance; the server ends it instead. And a
-        // commit is answered only once it is on disk, whatever the server's default says.
-        // A write waits at most `lockTimeout` for its part's lock (then: busy).
-        configuration.options.additionalStartupParameters = [
-            ("idle_in_transaction_session_timeout", "30s"), ("statement_timeout", "30s"),
-            ("synchronous_commit", "on"), ("lock_timeout", PostgresDatabase.lockTimeout),
-        ]
-        return configuration
-    }
-
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS = switch self.tls {
-        case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
-        case .require, .verifyFull: .require(try NIOSSLContext(configuration: tlsConfiguration))
-        }
-        return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
-    }
-}
-
 /// One PostgreSQL database shared by every server of the shop. Writes to the same part of the
 /// shop (the fruit stock, the vending machine) take that part's transaction-scoped advisory
 /// lock first, so they run one after another across every instance, and each commit also
@@ -235,60 +154,6 @@ final class PostgresDatabase: Sendable {
     var changeFeed: PostgresChangeFeed { PostgresChangeFeed(database: self) }
 }
 
-/// Commits made through other instances (or the CLI), heard with `LISTEN`.
-struct PostgresChangeFeed: ChangeFeed {
-    let database: PostgresDatabase
-    static let probeInterval: Duration = .seconds(30)
-    /// The least time between two reads after notices: well under the second pages must follow.
-    static let refreshPause: Duration = .milliseconds(100)
-
-    func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {
-        // One pending call at most: notifications that arrive while `changed` runs fold into it.
-        let (pending, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { signal.finish() }
-                try await database.client.withConnection { connection in
-                    try await withThrowingTaskGroup(of: Void.self) { listening in
-                        listening.addTask {
-                            try await connection.listen(on: PostgresDatabase.channel) { notifications in
-                                // Listening now: whatever changed before is read once.
-                                signal.yield()
-                                for try await notification in notifications
-                                where notification.payload != database.instance {
-                                    signal.yield()
-                                }
-                            }
-                        }
-                        // A listening connection sends nothing, so a network that drops it would
-                        // go unnoticed; a query now and then finds out (and the watch starts over).
-                        listening.addTask {
-                            while true {
-                                try await Task.sleep(for: PostgresChangeFeed.probeInterval)
-                                try await connection.run("SELECT 1")
-                            }
-                        }
-                        defer { listening.cancelAll() }
-                        try await listening.next()
-                    }
-                }
-            }
-            group.addTask {
-                for await _ in pending {
-                    try await changed()
-                    // Under a stream of notices (another server's batches), one read now and
-                    // then serves them all: those that arrive meanwhile fold into the next.
-                    try await Task.sleep(for: PostgresChangeFeed.refreshPause)
-                }
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-            // Either side ending while still watched means the connection is gone.
-            if !Task.isCancelled { throw StorageError.unreachable("the PostgreSQL connection listening for changes ended") }
-        }
-    }
-}
-
 extension PostgresConnection {
     /// Queries are logged only when they fail, through the error they throw.
     static let quiet = Logger(label: "juicemaker.postgres.query", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -309,7 +174,10 @@ extension PostgresConnection {
     }
 }
 
-/// A statement that must give a row gave none: the schema is not what this code expects.
+/// The database answered what this code does not expect of its schema.
 enum PostgresStoreError: Error {
+    /// A statement that must give a row gave none.
     case noRow
+    /// A row of a kind this code does not know.
+    case unexpectedRow
 }

@@ -13,32 +13,6 @@ public struct PostgresDayReportStore: DayReportStore {
         self.database = database
     }
 
-    static let tables = [
-        """
-        CREATE TABLE day_report (
-            number integer PRIMARY KEY,
-            day text NOT NULL UNIQUE,
-            body text NOT NULL,
-            hash text NOT NULL
-        )
-        """,
-        "CREATE INDEX stock_ledger_fruit_id ON stock_ledger(fruit_id, id)",
-        """
-        CREATE FUNCTION day_report_never_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            RAISE EXCEPTION 'a day report never changes';
-        END $$
-        """,
-        """
-        CREATE TRIGGER day_report_never_changes BEFORE UPDATE OR DELETE ON day_report
-            FOR EACH ROW EXECUTE FUNCTION day_report_never_changes()
-        """,
-        """
-        CREATE TRIGGER day_report_never_truncated BEFORE TRUNCATE ON day_report
-            FOR EACH STATEMENT EXECUTE FUNCTION day_report_never_changes()
-        """,
-    ]
-
     public func reports() async throws -> [StoredReport] {
         try await database.rows("SELECT number, day, body, hash FROM day_report ORDER BY number").map(Self.report)
     }

@@ -70,7 +70,7 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     public func queue() async throws -> [Order] {
         try await database.rows("""
             SELECT \(unescaped: Self.orderColumns) FROM juice_order
-            WHERE status IN ('received', 'making', 'ready') ORDER BY id
+            WHERE status IN \(unescaped: OrderStatus.activeSQL) ORDER BY id
             """).map(Self.order)
     }
 
@@ -84,12 +84,31 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     static let orderColumns = "id, juice_id, time, actor, number, day, status, status_time, ready_time, pickup, account_id"
 
+    /// Where an order's fields stand in a row: `orderColumns` in a plain read, and other places
+    /// in the rows of `juice_bar_book` (see `BookRow.order`).
+    struct OrderCells {
+        var id, juice, time, actor, number, day, status, statusTime, readyTime, pickup, member: Int
+
+        static let read = OrderCells(id: 0, juice: 1, time: 2, actor: 3, number: 4, day: 5, status: 6, statusTime: 7,
+                                     readyTime: 8, pickup: 9, member: 10)
+        static let book = OrderCells(id: 7, juice: 1, time: 10, actor: 9, number: 5, day: 4, status: 8, statusTime: 11,
+                                     readyTime: 12, pickup: 13, member: 14)
+    }
+
     static func order(_ row: PostgresRow) throws -> Order {
-        let (id, juice, time, actor, number, day, status, statusTime, readyTime, pickup, member) =
-            try row.decode((Int64, String, Double, String, Int, String, String, Double, Double?, Bool, Int64?).self)
-        return Order(id: id, juice: JuiceID(juice), time: Date(storedValue: time), actor: actor, number: number, day: day,
-                     status: OrderStatus(rawValue: status) ?? .pickedUp, statusTime: Date(storedValue: statusTime),
-                     readyTime: readyTime.map(Date.init(storedValue:)), pickup: pickup, member: member)
+        try order(row.makeRandomAccess(), at: .read)
+    }
+
+    /// The one decoder of an order, wherever its row comes from.
+    static func order(_ cells: PostgresRandomAccessRow, at place: OrderCells) throws -> Order {
+        Order(id: try cells[place.id].decode(Int64.self), juice: JuiceID(try cells[place.juice].decode(String.self)),
+              time: Date(storedValue: try cells[place.time].decode(Double.self)),
+              actor: try cells[place.actor].decode(String.self), number: try cells[place.number].decode(Int.self),
+              day: try cells[place.day].decode(String.self),
+              status: OrderStatus(rawValue: try cells[place.status].decode(String.self)) ?? .pickedUp,
+              statusTime: Date(storedValue: try cells[place.statusTime].decode(Double.self)),
+              readyTime: try cells[place.readyTime].decode(Double?.self).map(Date.init(storedValue:)),
+              pickup: try cells[place.pickup].decode(Bool.self), member: try cells[place.member].decode(Int64?.self))
     }
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
@@ -131,6 +150,19 @@ extension PostgresJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
+    /// The kinds of row `juice_bar_book` gives (see `PostgresSchema`), named by their first cell.
+    enum BookRow: Int16 {
+        /// A fruit: id, names, emoji (detail), count (number) and reorder level.
+        case fruit = 0
+        /// A line of a recipe, each juice's lines together and in order: the juice's id and
+        /// names, the fruit (detail) and its amount (number).
+        case recipeLine = 1
+        /// The last number given on a day (id), if any (number).
+        case lastNumber = 2
+        /// An order asked for, its fields where `OrderCells.book` says.
+        case order = 3
+    }
+
     /// Takes the fruit stock's lock and reads the book in one prepared statement: a row per
     /// fruit, a row per recipe line, the last number of each day asked, and each order asked.
     static func fetchBook(
@@ -139,27 +171,36 @@ extension PostgresJuiceBarStore {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock(), calendar: needs.calendar)
         for try await row in try await connection.execute(
             LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet) {
-            let (kind, id, ko, en, detail, number, level, orderID, status, actor, time, statusTime, readyTime, pickup, member) = row
-            switch kind {
-            case 0:
-                book.menu.fruits.append(Fruit(id: FruitID(id), name: LocalizedName(ko: ko!, en: en!), emoji: detail!, level: level!))
-                book.stock[FruitID(id)] = number!
-            case 1 where book.menu.juices.last?.id == JuiceID(id):
-                book.menu.juices[book.menu.juices.count - 1].recipe.append(Ingredient(fruit: FruitID(detail!), amount: number!))
-            case 1:
-                book.menu.juices.append(Juice(id: JuiceID(id), name: LocalizedName(ko: ko!, en: en!),
-                                              recipe: [Ingredient(fruit: FruitID(detail!), amount: number!)]))
-            case 2:
-                book.lastNumbers[id] = number
-            default:
-                book.orders[orderID!] = Order(
-                    id: orderID!, juice: JuiceID(id), time: Date(storedValue: time!), actor: actor!, number: number!,
-                    day: detail!, status: OrderStatus(rawValue: status!) ?? .pickedUp,
-                    statusTime: Date(storedValue: statusTime!), readyTime: readyTime.map(Date.init(storedValue:)),
-                    pickup: pickup!, member: member)
+            let cells = row.makeRandomAccess()
+            switch BookRow(rawValue: try cells[0].decode(Int16.self)) {
+            case .fruit:
+                let fruit = Fruit(id: FruitID(try cells[1].decode(String.self)), name: try name(cells),
+                                  emoji: try cells[4].decode(String.self), level: try cells[6].decode(Int.self))
+                book.menu.fruits.append(fruit)
+                book.stock[fruit.id] = try cells[5].decode(Int.self)
+            case .recipeLine:
+                let juice = JuiceID(try cells[1].decode(String.self))
+                let line = Ingredient(fruit: FruitID(try cells[4].decode(String.self)), amount: try cells[5].decode(Int.self))
+                if book.menu.juices.last?.id == juice {
+                    book.menu.juices[book.menu.juices.count - 1].recipe.append(line)
+                } else {
+                    book.menu.juices.append(Juice(id: juice, name: try name(cells), recipe: [line]))
+                }
+            case .lastNumber:
+                book.lastNumbers[try cells[1].decode(String.self)] = try cells[5].decode(Int?.self)
+            case .order:
+                let order = try order(cells, at: .book)
+                book.orders[order.id] = order
+            case nil:
+                throw PostgresStoreError.unexpectedRow
             }
         }
         return book
+    }
+
+    /// A fruit's or a juice's names, in the book's third and fourth cells.
+    private static func name(_ cells: PostgresRandomAccessRow) throws -> LocalizedName {
+        LocalizedName(ko: try cells[2].decode(String.self), en: try cells[3].decode(String.self))
     }
 
     /// Writes a batch's plans in one statement whatever its size (new fruits and juices, rare,
@@ -202,11 +243,11 @@ extension PostgresJuiceBarStore {
             movedOrders: moved.map(\.id), movedStatuses: moved.map(\.status.rawValue),
             movedTimes: moved.map(\.statusTime.storedValue), movedReadyTimes: moved.map { $0.readyTime?.storedValue ?? -1 })
         for try await (kind, id) in try await connection.execute(statement, logger: PostgresConnection.quiet) {
-            switch kind {
-            case 0: orderIDs.append(id)
-            case 1: lineIDs.append(id)
-            case 2: version = id
-            default: break
+            switch StoreBatch.Answer(rawValue: kind) {
+            case .order: orderIDs.append(id)
+            case .ledgerLine: lineIDs.append(id)
+            case .versionBefore: version = id
+            case .countsWritten, .ordersMoved, nil: break
             }
         }
         var orderIDsInOrder = orderIDs.sorted().makeIterator()
@@ -228,8 +269,7 @@ extension PostgresJuiceBarStore {
     /// The book's statement (the schema's `juice_bar_book`), prepared once per connection.
     struct LockAndReadBook: PostgresPreparedStatement {
         static let sql = "SELECT * FROM juice_bar_book($1, $2, $3, $4, $5)"
-        typealias Row = (Int16, String, String?, String?, String?, Int?, Int?, Int64?, String?, String?, Double?, Double?,
-                         Double?, Bool?, Int64?)
+        typealias Row = PostgresRow
 
         let lock: PostgresDatabase.PartLock
         let needs: BookNeeds
@@ -244,15 +284,28 @@ extension PostgresJuiceBarStore {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        func decodeRow(_ row: PostgresRow) throws -> Row { row }
     }
 
     /// The statement that stores a batch, prepared once per connection so that PostgreSQL plans
     /// it once: the orders, their ledger lines (each line names a new order by its place among the
     /// batch's orders, 1, 2, …, or a stored order by its id, or neither: 0), the counts, and the
-    /// orders moved or cancelled (a ready time of -1: none). Answers (0, order id), (1, line id),
-    /// and (2, the newest line id before this statement).
+    /// orders moved or cancelled (a ready time of -1: none). Answers a row per `Answer`.
     struct StoreBatch: PostgresPreparedStatement {
+        /// The kinds of row the statement answers, named by their first cell.
+        enum Answer: Int {
+            /// A new order's id, one row each.
+            case order = 0
+            /// A new ledger line's id, one row each.
+            case ledgerLine = 1
+            /// The newest ledger line's id before this statement's own.
+            case versionBefore = 2
+            /// How many fruits' counts were written.
+            case countsWritten = 3
+            /// How many orders were moved or cancelled.
+            case ordersMoved = 4
+        }
+
         static let sql = """
             WITH made AS (
                 INSERT INTO juice_order (juice_id, time, actor, account_id, number, day, status, status_time, ready_time, pickup)
@@ -352,12 +405,5 @@ extension PostgresJuiceBarStore {
                 VALUES (\(juice.id.rawValue), \(ingredient.fruit.rawValue), \(ingredient.amount), \(position))
                 """)
         }
-    }
-}
-
-extension Date {
-    /// A moment as the shop stores it (see `storedValue`).
-    init(storedValue: Double) {
-        self.init(timeIntervalSince1970: storedValue)
     }
 }

@@ -27,7 +27,7 @@ enum PostgresSchema {
             for statement in queue { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
         ("day_reports.v6", { connection in
-            for statement in PostgresDayReportStore.tables { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+            for statement in dayReports { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
     ]
 
@@ -264,7 +264,7 @@ enum PostgresSchema {
         WHERE o.id = n.id
         """,
         "CREATE UNIQUE INDEX juice_order_day_number ON juice_order(day, number)",
-        "CREATE INDEX juice_order_active ON juice_order(id) WHERE status IN ('received', 'making', 'ready')",
+        "CREATE INDEX juice_order_active ON juice_order(id) WHERE status IN \(OrderStatus.activeSQL)",
         "CREATE INDEX juice_order_pickup_ready ON juice_order(ready_time) WHERE pickup AND ready_time IS NOT NULL",
         """
         ALTER TABLE stock_ledger DROP CONSTRAINT stock_ledger_cause_check,
@@ -371,6 +371,34 @@ enum PostgresSchema {
                 ORDER BY i.manufactured, i.id;
         END
         $$
+        """,
+    ]
+
+    /// The closed days' reports, never changed once stored (a trigger refuses it), and the index
+    /// the counts at close read.
+    private static let dayReports = [
+        """
+        CREATE TABLE day_report (
+            number integer PRIMARY KEY,
+            day text NOT NULL UNIQUE,
+            body text NOT NULL,
+            hash text NOT NULL
+        )
+        """,
+        "CREATE INDEX stock_ledger_fruit_id ON stock_ledger(fruit_id, id)",
+        """
+        CREATE FUNCTION day_report_never_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'a day report never changes';
+        END $$
+        """,
+        """
+        CREATE TRIGGER day_report_never_changes BEFORE UPDATE OR DELETE ON day_report
+            FOR EACH ROW EXECUTE FUNCTION day_report_never_changes()
+        """,
+        """
+        CREATE TRIGGER day_report_never_truncated BEFORE TRUNCATE ON day_report
+            FOR EACH STATEMENT EXECUTE FUNCTION day_report_never_changes()
         """,
     ]
 }

@@ -11,12 +11,12 @@ import VendingMachine
 public struct PostgresVendingStore: VendingStore {
     private let database: PostgresDatabase
     /// The products' definitions, read once: migrations fix them.
-    private let catalog: Catalogue
+    private let catalog: ProductCache
     private let batcher: Batcher<PendingWrite<VendingWrite>, VendingCommit>
 
     init(database: PostgresDatabase) {
         self.database = database
-        let catalog = Catalogue()
+        let catalog = ProductCache()
         self.catalog = catalog
         batcher = Batcher { batch in
             try await database.write(.vendingMachine) { connection, lock in
@@ -33,7 +33,8 @@ public struct PostgresVendingStore: VendingStore {
         }
     }
 
-    final class Catalogue: Sendable {
+    /// The products, read once: they change only with a migration.
+    final class ProductCache: Sendable {
         private let products = Mutex<[Product]?>(nil)
 
         func products(_ connection: PostgresConnection) async throws -> [Product] {
@@ -106,7 +107,7 @@ public struct PostgresVendingStore: VendingStore {
     }
 
     /// The machine now: unsold counts are kept per product, and only expired items are counted.
-    static func fetchState(_ connection: PostgresConnection, _ catalog: Catalogue, at now: Date) async throws -> VendingState {
+    static func fetchState(_ connection: PostgresConnection, _ catalog: ProductCache, at now: Date) async throws -> VendingState {
         var expired: [ProductID: Int] = [:]
         for row in try await connection.rows("""
             SELECT product_id, count(*) FROM vending_item
@@ -141,7 +142,7 @@ extension PostgresVendingStore {
     /// Takes the machine's lock and reads the money, the unsold counts, and the oldest fresh items
     /// the segment may buy, in one statement (the schema's `vending_book`).
     static func fetchBook(
-        _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ catalog: Catalogue,
+        _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ catalog: ProductCache,
         for segment: ArraySlice<PendingWrite<VendingWrite>>
     ) async throws -> VendingBook {
         // The catalogue is read before the lock (once per process): migrations alone change it.

@@ -1,13 +1,12 @@
 import Dispatch
 import Foundation
 internal import GRDB
-import Synchronization
 
 /// The one writer of a SQLite file. Every write waiting at a moment goes into one transaction,
 /// each in a savepoint of its own, so a write that fails (a shortage, a refused purchase) rolls
 /// back alone and its neighbours still commit. Everyone is answered only after the commit, which
 /// with `synchronous=FULL` means after the data is on disk: one fsync pays for the whole group.
-final class GroupCommitWriter: Sendable {
+final class SQLiteGroupCommitWriter: Sendable {
     /// A write waiting for its turn.
     private struct Job: Sendable {
         /// Runs the write in its savepoint and returns how to answer once the commit is known;
@@ -21,21 +20,16 @@ final class GroupCommitWriter: Sendable {
         let resume: @Sendable () -> Void
     }
 
-    private struct Queue {
-        var jobs: [Job] = []
-        var isDraining = false
-    }
-
     private let pool: DatabasePool
-    private let file: DatabaseFile
-    private let queue = Mutex(Queue())
+    private let file: SQLiteDatabaseFile
+    private let line = WaitingLine<Job>(maximum: SQLiteGroupCommitWriter.maximumGroup)
     /// Where groups are committed: a thread of its own, so waiting for the disk never holds up
     /// a thread of Swift's small cooperative pool, and no async hop is paid per group.
     private let committer = DispatchQueue(label: "juicemaker.group-commit")
     /// The most writes one transaction takes, so that one group never holds the lock for long.
     static let maximumGroup = 512
 
-    init(pool: DatabasePool, file: DatabaseFile) {
+    init(pool: DatabasePool, file: SQLiteDatabaseFile) {
         self.pool = pool
         self.file = file
     }
@@ -57,12 +51,7 @@ final class GroupCommitWriter: Sendable {
                     }
                 },
                 fail: { continuation.resume(throwing: Self.reported($0)) })
-            let startDraining = queue.withLock { queue in
-                queue.jobs.append(job)
-                defer { queue.isDraining = true }
-                return !queue.isDraining
-            }
-            if startDraining {
+            if line.add(job) {
                 committer.async { self.drain() }
             }
         }
@@ -97,7 +86,7 @@ final class GroupCommitWriter: Sendable {
         /// What the whole group is told. A full disk makes SQLite abort the transaction, and so
         /// the rollback to the savepoint fails: the full disk is the reason worth telling.
         var groupError: any Error {
-            let reported = GroupCommitWriter.reported(writeError)
+            let reported = SQLiteGroupCommitWriter.reported(writeError)
             return reported is StorageError ? reported : rollbackError
         }
     }
@@ -110,7 +99,7 @@ final class GroupCommitWriter: Sendable {
 
     /// Commits groups until no write is waiting.
     private func drain() {
-        while let group = nextGroup() {
+        while let group = line.next() {
             do {
                 try file.verifyInPlace()
                 let answers = try pool.writeWithoutTransaction { db in
@@ -126,18 +115,6 @@ final class GroupCommitWriter: Sendable {
             } catch {
                 for job in group { job.fail(error) }
             }
-        }
-    }
-
-    private func nextGroup() -> [Job]? {
-        queue.withLock { queue in
-            guard !queue.jobs.isEmpty else {
-                queue.isDraining = false
-                return nil
-            }
-            let group = Array(queue.jobs.prefix(Self.maximumGroup))
-            queue.jobs.removeFirst(group.count)
-            return group
         }
     }
 }

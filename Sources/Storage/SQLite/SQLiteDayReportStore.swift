@@ -15,27 +15,6 @@ public struct SQLiteDayReportStore: DayReportStore {
         self.database = database
     }
 
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("days.v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE dayReport (
-                    number INTEGER PRIMARY KEY,
-                    day TEXT NOT NULL UNIQUE,
-                    body TEXT NOT NULL,
-                    hash TEXT NOT NULL
-                );
-                CREATE TRIGGER dayReport_neverUpdated BEFORE UPDATE ON dayReport
-                    BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
-                CREATE TRIGGER dayReport_neverDeleted BEFORE DELETE ON dayReport
-                    BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
-                CREATE TRIGGER dayReport_neverReplaced BEFORE INSERT ON dayReport
-                    WHEN EXISTS (SELECT 1 FROM dayReport WHERE number = NEW.number OR day = NEW.day)
-                    BEGIN SELECT RAISE(IGNORE); END;
-                CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
-                """)
-        }
-    }
-
     public func reports() async throws -> [StoredReport] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM dayReport ORDER BY number").map(Self.report)

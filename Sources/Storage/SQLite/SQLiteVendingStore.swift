@@ -10,12 +10,12 @@ public struct SQLiteVendingStore: VendingStore {
     private let database: SQLiteDatabase
     /// The products' definitions, read once: they are fixed by the migrations, and decoding them
     /// on every purchase would cost more than the purchase.
-    private let catalog: Catalogue
+    private let catalog: ProductCache
     private let batcher: Batcher<PendingWrite<VendingWrite>, VendingCommit>
 
     public init(database: SQLiteDatabase) {
         self.database = database
-        let catalog = Catalogue()
+        let catalog = ProductCache()
         self.catalog = catalog
         batcher = Batcher { batch in
             try await database.writer.write { db in
@@ -30,7 +30,8 @@ public struct SQLiteVendingStore: VendingStore {
         }
     }
 
-    final class Catalogue: Sendable {
+    /// The products, read once: they change only with a migration.
+    final class ProductCache: Sendable {
         private let products = Mutex<[Product]?>(nil)
 
         func products(_ db: Database) throws -> [Product] {
@@ -44,67 +45,6 @@ public struct SQLiteVendingStore: VendingStore {
         func product(_ id: ProductID, _ db: Database) throws -> Product {
             guard let product = try products(db).first(where: { $0.id == id }) else { throw VendingError.unknownProduct(id) }
             return product
-        }
-    }
-
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("vending.v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE vendingProduct (
-                    id TEXT PRIMARY KEY,
-                    position INTEGER NOT NULL,
-                    definition TEXT NOT NULL,
-                    unsold INTEGER NOT NULL DEFAULT 0 CHECK (unsold >= 0)
-                );
-                CREATE TABLE vendingSale (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    productId TEXT NOT NULL REFERENCES vendingProduct(id),
-                    price INTEGER NOT NULL CHECK (price >= 0),
-                    time DATETIME NOT NULL,
-                    itemId INTEGER NOT NULL UNIQUE,
-                    actor TEXT NOT NULL
-                );
-                CREATE TABLE vendingItem (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    productId TEXT NOT NULL REFERENCES vendingProduct(id),
-                    manufactured DATETIME NOT NULL,
-                    expires DATETIME NOT NULL,
-                    saleId INTEGER REFERENCES vendingSale(id)
-                );
-                CREATE INDEX vendingItem_unsold ON vendingItem(productId, manufactured, id) WHERE saleId IS NULL;
-                CREATE INDEX vendingItem_unsoldExpiry ON vendingItem(expires) WHERE saleId IS NULL;
-                CREATE TABLE vendingMoney (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    balance INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 50000),
-                    inserted INTEGER NOT NULL,
-                    spent INTEGER NOT NULL,
-                    returned INTEGER NOT NULL,
-                    version INTEGER NOT NULL,
-                    CHECK (inserted = spent + returned + balance)
-                );
-                CREATE TABLE vendingMoneyLedger (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    time DATETIME NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('insert', 'spend', 'return')),
-                    amount INTEGER NOT NULL,
-                    balanceAfter INTEGER NOT NULL,
-                    actor TEXT NOT NULL
-                );
-                INSERT INTO vendingMoney (id, balance, inserted, spent, returned, version) VALUES (1, 0, 0, 0, 0, 0);
-                """)
-            let today = Date()
-            for (position, product) in Catalog.products.enumerated() {
-                try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition) VALUES (?, ?, ?)",
-                               arguments: [product.id, position, try product.storedDefinition()])
-                try Self.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
-            }
-        }
-        // Definitions stored before a category was written as plain fields beside its kind.
-        migrator.registerMigration("vending.v2.plainCategories") { db in
-            for product in Catalog.products {
-                try db.execute(sql: "UPDATE vendingProduct SET definition = ? WHERE id = ?",
-                               arguments: [try product.storedDefinition(), product.id])
-            }
         }
     }
 
@@ -169,7 +109,7 @@ extension SQLiteVendingStore {
     }
 
     /// The money, the unsold counts, and the oldest fresh items the segment may buy.
-    static func fetchBook(_ db: Database, _ catalog: Catalogue, for segment: ArraySlice<PendingWrite<VendingWrite>>) throws -> VendingBook {
+    static func fetchBook(_ db: Database, _ catalog: ProductCache, for segment: ArraySlice<PendingWrite<VendingWrite>>) throws -> VendingBook {
         var unsold: [ProductID: Int] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
             unsold[row[0]] = row[1]

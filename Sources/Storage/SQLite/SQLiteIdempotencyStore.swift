@@ -10,24 +10,6 @@ public struct SQLiteIdempotencyStore: IdempotencyStore {
         self.database = database
     }
 
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("idempotency.v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE idempotentRequest (
-                    scope TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    request TEXT NOT NULL,
-                    created REAL NOT NULL,
-                    status INTEGER,
-                    contentType TEXT,
-                    body BLOB,
-                    PRIMARY KEY (scope, key)
-                ) WITHOUT ROWID;
-                CREATE INDEX idempotentRequest_created ON idempotentRequest(created);
-                """)
-        }
-    }
-
     public func claim(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim {
         try await database.writer.write { db in
             try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE created < ?")

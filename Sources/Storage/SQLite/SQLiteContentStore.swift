@@ -10,34 +10,6 @@ public struct SQLiteContentStore: ContentStore {
         self.database = database
     }
 
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("content.v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE image (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    contentType TEXT NOT NULL,
-                    bytes BLOB NOT NULL
-                );
-                CREATE TABLE news (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    title TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    imageId INTEGER REFERENCES image(id),
-                    registeredAt DATETIME NOT NULL
-                );
-                CREATE INDEX news_registeredAt ON news(registeredAt);
-                CREATE TABLE event (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    title TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    imageId INTEGER REFERENCES image(id),
-                    start DATETIME NOT NULL,
-                    end DATETIME NOT NULL
-                );
-                """)
-        }
-    }
-
     public func addImage(_ bytes: [UInt8], kind: ImageKind) async throws -> Int64 {
         try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO image (contentType, bytes) VALUES (?, ?)", arguments: [kind.rawValue, Data(bytes)])

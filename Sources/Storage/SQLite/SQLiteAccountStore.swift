@@ -12,42 +12,6 @@ public struct SQLiteAccountStore: AccountStore {
         self.now = now
     }
 
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("accounts.v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE account (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    username TEXT NOT NULL UNIQUE,
-                    name TEXT NOT NULL,
-                    passwordHash TEXT NOT NULL,
-                    role TEXT NOT NULL CHECK (role IN ('member', 'staff')),
-                    createdAt DATETIME NOT NULL
-                );
-                CREATE TABLE session (
-                    token TEXT PRIMARY KEY,
-                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-                    expires DATETIME NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("accounts.v2") { db in
-            try db.execute(sql: """
-                CREATE TABLE failedSignIn (
-                    username TEXT NOT NULL,
-                    time DATETIME NOT NULL
-                );
-                CREATE INDEX failedSignIn_username ON failedSignIn(username, time);
-                ALTER TABLE session ADD COLUMN shownEventId INTEGER;
-                CREATE TABLE eventDismissal (
-                    eventId INTEGER NOT NULL,
-                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-                    until DATETIME NOT NULL,
-                    PRIMARY KEY (eventId, accountId)
-                );
-                """)
-        }
-    }
-
     public func create(username: String, name: String, passwordHash: String, role: Role) async throws -> Account {
         let createdAt = now()
         return try await database.writer.write { db in

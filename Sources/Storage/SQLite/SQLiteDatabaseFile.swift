@@ -7,7 +7,7 @@ import Darwin
 /// The file a SQLite shop was opened from, by identity (device and inode) rather than by name.
 /// SQLite keeps writing to an open file after it is deleted or replaced, and nobody would ever
 /// read those writes: the writer checks before each commit that the path still names this file.
-struct DatabaseFile: Sendable {
+struct SQLiteDatabaseFile: Sendable {
     let path: String
     private let device: UInt64
     private let inode: UInt64
@@ -23,7 +23,7 @@ struct DatabaseFile: Sendable {
 
     /// Throws `StorageError.lost` when `path` no longer names the file that was opened.
     func verifyInPlace() throws {
-        guard let now = DatabaseFile(path: path), now.device == device, now.inode == inode else {
+        guard let now = SQLiteDatabaseFile(path: path), now.device == device, now.inode == inode else {
             throw StorageError.lost("the database file \(path) was deleted or replaced while the shop was running; nothing was saved")
         }
     }

@@ -70,7 +70,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 
     // The queue's reads, each answered from an index of its own (`SQLiteFileTests` checks the plans).
-    static let activeOrders = "SELECT * FROM juiceOrder WHERE status IN ('received', 'making', 'ready') ORDER BY id"
+    static let activeOrders = "SELECT * FROM juiceOrder WHERE status IN \(OrderStatus.activeSQL) ORDER BY id"
     static let averageReady = """
         SELECT AVG(readyTime - time) FROM (
             SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL ORDER BY readyTime DESC LIMIT ?)

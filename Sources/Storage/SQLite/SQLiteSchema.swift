@@ -1,0 +1,308 @@
+import Foundation
+internal import GRDB
+import JuiceBar
+import VendingMachine
+
+/// The shop's tables in SQLite and the seed data of a new shop: every migration, in the order
+/// they shipped. The same tables as in PostgreSQL (`PostgresSchema`), named in camel case;
+/// moments are seconds since 1970 (REAL) as there.
+enum SQLiteSchema {
+    /// A migration never changes once shipped; new ones are added at the end.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("juiceBar.v1", migrate: juiceBar)
+        migrator.registerMigration("accounts.v1", migrate: accounts)
+        migrator.registerMigration("accounts.v2", migrate: signInLimitsAndEventDismissals)
+        migrator.registerMigration("vending.v1", migrate: vending)
+        migrator.registerMigration("vending.v2.plainCategories", migrate: plainCategories)
+        migrator.registerMigration("content.v1", migrate: content)
+        migrator.registerMigration("juiceBar.v2.memberOrders", migrate: memberOrders)
+        migrator.registerMigration("juiceBar.v3.queue", migrate: queue)
+        migrator.registerMigration("juiceBar.v4.reorderLevels", migrate: reorderLevels)
+        migrator.registerMigration("idempotency.v1", migrate: idempotency)
+        migrator.registerMigration("days.v1", migrate: dayReports)
+        return migrator
+    }
+
+    /// GRDB checks which migrations are applied before it takes the write lock, so two processes
+    /// opening a new file together can both try the same migration. Each migration is one
+    /// transaction, so the loser changed nothing: it looks again and goes on from there.
+    static func migrate(_ pool: DatabasePool) throws {
+        let migrator = Self.migrator
+        var attempts = 0
+        while true {
+            do {
+                return try migrator.migrate(pool)
+            } catch {
+                attempts += 1
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+                if attempts >= migrator.migrations.count + 1 { throw error }
+            }
+        }
+    }
+
+    /// The juice bar: fruits, juices and recipes, orders and the stock ledger, and the seed menu.
+    private static func juiceBar(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE fruit (
+                id TEXT PRIMARY KEY,
+                nameKo TEXT NOT NULL,
+                nameEn TEXT NOT NULL,
+                emoji TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                count INTEGER NOT NULL CHECK (count BETWEEN 0 AND 1000000)
+            );
+            CREATE TABLE juice (
+                id TEXT PRIMARY KEY,
+                nameKo TEXT NOT NULL,
+                nameEn TEXT NOT NULL,
+                position INTEGER NOT NULL
+            );
+            CREATE TABLE recipeIngredient (
+                juiceId TEXT NOT NULL REFERENCES juice(id),
+                fruitId TEXT NOT NULL REFERENCES fruit(id),
+                amount INTEGER NOT NULL CHECK (amount > 0),
+                position INTEGER NOT NULL,
+                PRIMARY KEY (juiceId, fruitId)
+            );
+            CREATE TABLE juiceOrder (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                juiceId TEXT NOT NULL REFERENCES juice(id),
+                time DATETIME NOT NULL,
+                actor TEXT NOT NULL
+            );
+            CREATE TABLE stockLedger (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                time DATETIME NOT NULL,
+                fruitId TEXT NOT NULL REFERENCES fruit(id),
+                delta INTEGER NOT NULL,
+                countAfter INTEGER NOT NULL,
+                cause TEXT NOT NULL CHECK (cause IN ('order', 'edit', 'delivery')),
+                juiceId TEXT REFERENCES juice(id),
+                orderId INTEGER REFERENCES juiceOrder(id),
+                actor TEXT NOT NULL
+            );
+            CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
+            """)
+        _ = try SQLiteJuiceBarStore.store(DecidedStockBatch.seed(at: Date()).plans, in: db)
+    }
+
+    /// Members and staff, and their sessions.
+    private static func accounts(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE account (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                username TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                passwordHash TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('member', 'staff')),
+                createdAt DATETIME NOT NULL
+            );
+            CREATE TABLE session (
+                token TEXT PRIMARY KEY,
+                accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                expires DATETIME NOT NULL
+            );
+            """)
+    }
+
+    /// Failed sign-ins (for lock-out), the event a session was shown, and "hide for today".
+    private static func signInLimitsAndEventDismissals(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE failedSignIn (
+                username TEXT NOT NULL,
+                time DATETIME NOT NULL
+            );
+            CREATE INDEX failedSignIn_username ON failedSignIn(username, time);
+            ALTER TABLE session ADD COLUMN shownEventId INTEGER;
+            CREATE TABLE eventDismissal (
+                eventId INTEGER NOT NULL,
+                accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                until DATETIME NOT NULL,
+                PRIMARY KEY (eventId, accountId)
+            );
+            """)
+    }
+
+    /// The vending machine: products, items, sales and money, stocked with the catalog.
+    private static func vending(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE vendingProduct (
+                id TEXT PRIMARY KEY,
+                position INTEGER NOT NULL,
+                definition TEXT NOT NULL,
+                unsold INTEGER NOT NULL DEFAULT 0 CHECK (unsold >= 0)
+            );
+            CREATE TABLE vendingSale (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                productId TEXT NOT NULL REFERENCES vendingProduct(id),
+                price INTEGER NOT NULL CHECK (price >= 0),
+                time DATETIME NOT NULL,
+                itemId INTEGER NOT NULL UNIQUE,
+                actor TEXT NOT NULL
+            );
+            CREATE TABLE vendingItem (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                productId TEXT NOT NULL REFERENCES vendingProduct(id),
+                manufactured DATETIME NOT NULL,
+                expires DATETIME NOT NULL,
+                saleId INTEGER REFERENCES vendingSale(id)
+            );
+            CREATE INDEX vendingItem_unsold ON vendingItem(productId, manufactured, id) WHERE saleId IS NULL;
+            CREATE INDEX vendingItem_unsoldExpiry ON vendingItem(expires) WHERE saleId IS NULL;
+            CREATE TABLE vendingMoney (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                balance INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 50000),
+                inserted INTEGER NOT NULL,
+                spent INTEGER NOT NULL,
+                returned INTEGER NOT NULL,
+                version INTEGER NOT NULL,
+                CHECK (inserted = spent + returned + balance)
+            );
+            CREATE TABLE vendingMoneyLedger (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                time DATETIME NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('insert', 'spend', 'return')),
+                amount INTEGER NOT NULL,
+                balanceAfter INTEGER NOT NULL,
+                actor TEXT NOT NULL
+            );
+            INSERT INTO vendingMoney (id, balance, inserted, spent, returned, version) VALUES (1, 0, 0, 0, 0, 0);
+            """)
+        let today = Date()
+        for (position, product) in Catalog.products.enumerated() {
+            try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition) VALUES (?, ?, ?)",
+                           arguments: [product.id, position, try product.storedDefinition()])
+            try SQLiteVendingStore.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
+        }
+    }
+
+    /// Definitions stored before a category was written as plain fields beside its kind.
+    private static func plainCategories(_ db: Database) throws {
+        for product in Catalog.products {
+            try db.execute(sql: "UPDATE vendingProduct SET definition = ? WHERE id = ?",
+                           arguments: [try product.storedDefinition(), product.id])
+        }
+    }
+
+    /// What's New, events and their images.
+    private static func content(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE image (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                contentType TEXT NOT NULL,
+                bytes BLOB NOT NULL
+            );
+            CREATE TABLE news (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                imageId INTEGER REFERENCES image(id),
+                registeredAt DATETIME NOT NULL
+            );
+            CREATE INDEX news_registeredAt ON news(registeredAt);
+            CREATE TABLE event (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                imageId INTEGER REFERENCES image(id),
+                start DATETIME NOT NULL,
+                end DATETIME NOT NULL
+            );
+            """)
+    }
+
+    /// Orders made by members, linked to their account (after accounts exist).
+    private static func memberOrders(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE juiceOrder ADD COLUMN accountId INTEGER REFERENCES account(id);
+            CREATE INDEX juiceOrder_accountId ON juiceOrder(accountId);
+            """)
+    }
+
+    /// The queue: each order's number within its shop day, its status and when it changed, and
+    /// cancels in the ledger. Orders made before were made on the spot: `pickedUp`, numbered in
+    /// the order they came on each (UTC) day. SQLite cannot change a CHECK, so the ledger is
+    /// copied into a table that allows `cancel`.
+    private static func queue(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE juiceOrder ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE juiceOrder ADD COLUMN day TEXT NOT NULL DEFAULT '';
+            ALTER TABLE juiceOrder ADD COLUMN status TEXT NOT NULL DEFAULT 'pickedUp'
+                CHECK (status IN ('received', 'making', 'ready', 'pickedUp', 'cancelled'));
+            ALTER TABLE juiceOrder ADD COLUMN statusTime REAL NOT NULL DEFAULT 0;
+            ALTER TABLE juiceOrder ADD COLUMN readyTime REAL;
+            ALTER TABLE juiceOrder ADD COLUMN pickup INTEGER NOT NULL DEFAULT 0;
+            UPDATE juiceOrder SET day = date(time, 'unixepoch'), statusTime = time, readyTime = time;
+            CREATE INDEX juiceOrder_dayId ON juiceOrder(day, id);
+            UPDATE juiceOrder SET number =
+                (SELECT COUNT(*) FROM juiceOrder o WHERE o.day = juiceOrder.day AND o.id <= juiceOrder.id);
+            DROP INDEX juiceOrder_dayId;
+            CREATE UNIQUE INDEX juiceOrder_dayNumber ON juiceOrder(day, number);
+            CREATE INDEX juiceOrder_active ON juiceOrder(id) WHERE status IN \(OrderStatus.activeSQL);
+            CREATE INDEX juiceOrder_pickupReady ON juiceOrder(readyTime) WHERE pickup AND readyTime IS NOT NULL;
+
+            CREATE TABLE stockLedgerWithCancel (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                time DATETIME NOT NULL,
+                fruitId TEXT NOT NULL REFERENCES fruit(id),
+                delta INTEGER NOT NULL,
+                countAfter INTEGER NOT NULL,
+                cause TEXT NOT NULL CHECK (cause IN ('order', 'edit', 'delivery', 'cancel')),
+                juiceId TEXT REFERENCES juice(id),
+                orderId INTEGER REFERENCES juiceOrder(id),
+                actor TEXT NOT NULL
+            );
+            INSERT INTO stockLedgerWithCancel SELECT id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor
+                FROM stockLedger;
+            DROP TABLE stockLedger;
+            ALTER TABLE stockLedgerWithCancel RENAME TO stockLedger;
+            CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
+            """)
+    }
+
+    /// Each fruit's reorder level (0: no warning).
+    private static func reorderLevels(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE fruit ADD COLUMN reorderLevel INTEGER NOT NULL DEFAULT 0
+                CHECK (reorderLevel BETWEEN 0 AND 1000000)
+            """)
+    }
+
+    /// Answers kept for requests that carry an `Idempotency-Key`.
+    private static func idempotency(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE idempotentRequest (
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                request TEXT NOT NULL,
+                created REAL NOT NULL,
+                status INTEGER,
+                contentType TEXT,
+                body BLOB,
+                PRIMARY KEY (scope, key)
+            ) WITHOUT ROWID;
+            CREATE INDEX idempotentRequest_created ON idempotentRequest(created);
+            """)
+    }
+
+    /// The closed days' reports, never changed once stored, and the index the counts at close read.
+    private static func dayReports(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE dayReport (
+                number INTEGER PRIMARY KEY,
+                day TEXT NOT NULL UNIQUE,
+                body TEXT NOT NULL,
+                hash TEXT NOT NULL
+            );
+            CREATE TRIGGER dayReport_neverUpdated BEFORE UPDATE ON dayReport
+                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+            CREATE TRIGGER dayReport_neverDeleted BEFORE DELETE ON dayReport
+                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+            CREATE TRIGGER dayReport_neverReplaced BEFORE INSERT ON dayReport
+                WHEN EXISTS (SELECT 1 FROM dayReport WHERE number = NEW.number OR day = NEW.day)
+                BEGIN SELECT RAISE(IGNORE); END;
+            CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
+            """)
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import JuiceBar
+
+/// How both engines store the values that are not plain numbers and text. One place, so that a
+/// moment or a status list written by one engine reads back the same on the other.
+extension Date {
+    /// A moment as the shop stores it: seconds since 1970 as a double (SQLite REAL, PostgreSQL
+    /// double precision). Cheap to write and to compare; GRDB's default text form runs a date
+    /// formatter on every write, a third of an order's cost. SQLite rows are read back by GRDB,
+    /// which takes a number as these same seconds (and still reads the text of old files).
+    var storedValue: Double { timeIntervalSince1970 }
+
+    /// A moment read back from its stored value.
+    init(storedValue: Double) {
+        self.init(timeIntervalSince1970: storedValue)
+    }
+}
+
+extension OrderStatus {
+    /// The queue's statuses as an SQL list, `('received', 'making', 'ready')`. The queue's reads
+    /// and their partial indexes are written with it: a query uses such an index only when its
+    /// condition is the index's own.
+    static let activeSQL = "(" + active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+}

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Work waiting for one drainer at a time: whoever adds to an idle line must start draining it,
+/// and the drainer takes up to `maximum` at a time, oldest first, until the line is empty. Both
+/// batching writers (`Batcher`, `SQLiteGroupCommitWriter`) queue their writes here.
+final class WaitingLine<Element: Sendable>: Sendable {
+    private struct State {
+        var waiting: [Element] = []
+        var isDraining = false
+    }
+
+    private let state = Mutex(State())
+    /// The most one batch takes, so that one batch never holds a lock for long.
+    let maximum: Int
+
+    init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    /// Adds `element`; true when nobody is draining, and the caller must start.
+    func add(_ element: Element) -> Bool {
+        state.withLock { state in
+            state.waiting.append(element)
+            defer { state.isDraining = true }
+            return !state.isDraining
+        }
+    }
+
+    /// The next batch; nil when nothing waits, and then the line is idle again.
+    func next() -> [Element]? {
+        state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.isDraining = false
+                return nil
+            }
+            let batch = Array(state.waiting.prefix(maximum))
+            state.waiting.removeFirst(batch.count)
+            return batch
+        }
+    }
+}
