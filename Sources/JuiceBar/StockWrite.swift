@@ -82,78 +82,109 @@ public struct JuiceBarBook: Hashable, Sendable {
     /// book as it was.
     public mutating func decide(_ write: StockWrite, actor: String, at time: Date) throws -> StockPlan {
         try write.validate()
-        var plan = StockPlan()
         switch write {
-        case .order(let juiceID, let member, let pickup):
-            let juice = try menu.requireJuice(juiceID)
-            try stock.deduct(juice)
-            let day = calendar.dayText(of: time)
-            let number = lastNumbers[day, default: 0] + 1
-            lastNumbers[day] = number
-            plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor, number: number, day: day,
-                               status: pickup ? .received : .pickedUp, readyTime: pickup ? nil : time,
-                               pickup: pickup, member: member)
-            plan.member = member
-            for ingredient in juice.recipe {
-                plan.counts[ingredient.fruit] = stock[ingredient.fruit]
-                plan.ledger.append(LedgerEntry(
-                    id: 0, time: time, fruit: ingredient.fruit, delta: -ingredient.amount,
-                    countAfter: stock[ingredient.fruit], cause: .order, juice: juiceID, orderID: nil, actor: actor))
-            }
+        case .order(let juice, let member, let pickup):
+            return try order(juice, for: member, pickup: pickup, actor: actor, at: time)
         case .move(let id, let status):
-            var order = try requireOrder(id)
-            guard order.status.canMove(to: status) else { throw OrderError.cannotMove(from: order.status, to: status) }
-            order.move(to: status, at: time)
-            orders[id] = order
-            plan.changedOrder = order
+            return try move(id, to: status, at: time)
         case .cancel(let id, let canceller):
-            var order = try requireOrder(id)
-            try OrderRules.mayCancel(order, by: canceller)
-            let juice = try menu.requireJuice(order.juice)
-            var returned = stock
-            for ingredient in juice.recipe {
-                returned[ingredient.fruit] += ingredient.amount
-                try StockLimits.validate(count: returned[ingredient.fruit])
-            }
-            stock = returned
-            order.move(to: .cancelled, at: time)
-            orders[id] = order
-            plan.changedOrder = order
-            for ingredient in juice.recipe {
-                plan.counts[ingredient.fruit] = stock[ingredient.fruit]
-                plan.ledger.append(LedgerEntry(
-                    id: 0, time: time, fruit: ingredient.fruit, delta: ingredient.amount,
-                    countAfter: stock[ingredient.fruit], cause: .cancel, juice: order.juice, orderID: id, actor: actor))
-            }
+            return try cancel(id, by: canceller, actor: actor, at: time)
         case .change(let fruit, let change):
-            _ = try menu.requireFruit(fruit)
-            let before = stock[fruit]
-            let after = try change.apply(to: before)
-            stock[fruit] = after
-            plan.counts[fruit] = after
-            plan.ledger.append(LedgerEntry(
-                id: 0, time: time, fruit: fruit, delta: after - before, countAfter: after, cause: change.cause,
-                juice: nil, orderID: nil, actor: actor))
+            return try apply(change, to: fruit, actor: actor, at: time)
         case .addFruit(let fruit, let count):
-            try menu.validateNew(fruit)
-            menu.fruits.append(fruit)
-            stock[fruit.id] = count
-            plan.newFruit = fruit
-            plan.counts[fruit.id] = count
-            plan.ledger.append(LedgerEntry(
-                id: 0, time: time, fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
-                juice: nil, orderID: nil, actor: actor))
-        case .setLevel(let id, let level):
-            _ = try menu.requireFruit(id)
-            let index = menu.fruits.firstIndex { $0.id == id }!
-            menu.fruits[index].level = level
-            plan.newLevel = menu.fruits[index]
+            return try add(fruit, count: count, actor: actor, at: time)
+        case .setLevel(let fruit, let level):
+            return try setLevel(of: fruit, to: level)
         case .addJuice(let juice):
             try menu.validateNew(juice)
             menu.juices.append(juice)
-            plan.newJuice = juice
+            return StockPlan(newJuice: juice)
         }
+    }
+
+    /// Takes the recipe's fruit and gives the order the next number of its shop day.
+    private mutating func order(_ juiceID: JuiceID, for member: Int64?, pickup: Bool, actor: String,
+                                at time: Date) throws -> StockPlan {
+        let juice = try menu.requireJuice(juiceID)
+        try stock.deduct(juice)
+        let day = calendar.dayText(of: time)
+        let number = lastNumbers[day, default: 0] + 1
+        lastNumbers[day] = number
+        var plan = StockPlan(member: member)
+        plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor, number: number, day: day,
+                           status: pickup ? .received : .pickedUp, readyTime: pickup ? nil : time,
+                           pickup: pickup, member: member)
+        record(juice, taken: true, cause: .order, orderID: nil, actor: actor, at: time, in: &plan)
         return plan
+    }
+
+    private mutating func move(_ id: Int64, to status: OrderStatus, at time: Date) throws -> StockPlan {
+        var order = try requireOrder(id)
+        guard order.status.canMove(to: status) else { throw OrderError.cannotMove(from: order.status, to: status) }
+        order.move(to: status, at: time)
+        orders[id] = order
+        return StockPlan(changedOrder: order)
+    }
+
+    /// Puts the recipe's fruit back, each count checked before any is changed.
+    private mutating func cancel(_ id: Int64, by canceller: Canceller, actor: String, at time: Date) throws -> StockPlan {
+        var order = try requireOrder(id)
+        try OrderRules.mayCancel(order, by: canceller)
+        let juice = try menu.requireJuice(order.juice)
+        var returned = stock
+        for ingredient in juice.recipe {
+            returned[ingredient.fruit] += ingredient.amount
+            try StockLimits.validate(count: returned[ingredient.fruit])
+        }
+        stock = returned
+        order.move(to: .cancelled, at: time)
+        orders[id] = order
+        var plan = StockPlan(changedOrder: order)
+        record(juice, taken: false, cause: .cancel, orderID: id, actor: actor, at: time, in: &plan)
+        return plan
+    }
+
+    /// A ledger line and the new count for each fruit of `juice`'s recipe, taken or given back.
+    private func record(_ juice: Juice, taken: Bool, cause: StockChangeCause, orderID: Int64?, actor: String,
+                        at time: Date, in plan: inout StockPlan) {
+        for ingredient in juice.recipe {
+            plan.counts[ingredient.fruit] = stock[ingredient.fruit]
+            plan.ledger.append(LedgerEntry(
+                id: 0, time: time, fruit: ingredient.fruit, delta: taken ? -ingredient.amount : ingredient.amount,
+                countAfter: stock[ingredient.fruit], cause: cause, juice: juice.id, orderID: orderID, actor: actor))
+        }
+    }
+
+    private mutating func apply(_ change: StockChange, to fruit: FruitID, actor: String, at time: Date) throws -> StockPlan {
+        _ = try menu.requireFruit(fruit)
+        let before = stock[fruit]
+        let after = try change.apply(to: before)
+        stock[fruit] = after
+        var plan = StockPlan()
+        plan.counts[fruit] = after
+        plan.ledger.append(LedgerEntry(
+            id: 0, time: time, fruit: fruit, delta: after - before, countAfter: after, cause: change.cause,
+            juice: nil, orderID: nil, actor: actor))
+        return plan
+    }
+
+    private mutating func add(_ fruit: Fruit, count: Int, actor: String, at time: Date) throws -> StockPlan {
+        try menu.validateNew(fruit)
+        menu.fruits.append(fruit)
+        stock[fruit.id] = count
+        var plan = StockPlan(newFruit: fruit)
+        plan.counts[fruit.id] = count
+        plan.ledger.append(LedgerEntry(
+            id: 0, time: time, fruit: fruit.id, delta: count, countAfter: count, cause: .delivery,
+            juice: nil, orderID: nil, actor: actor))
+        return plan
+    }
+
+    private mutating func setLevel(of id: FruitID, to level: Int) throws -> StockPlan {
+        _ = try menu.requireFruit(id)
+        let index = menu.fruits.firstIndex { $0.id == id }!
+        menu.fruits[index].level = level
+        return StockPlan(newLevel: menu.fruits[index])
     }
 
     private func requireOrder(_ id: Int64) throws(OrderError) -> Order {
