@@ -1,6 +1,4 @@
-import Foundation
-
-/// Money and days as people read them.
+/// Money as people read it.
 public enum Won {
     /// `6,000원`.
     public static func format(_ amount: Int) -> String { grouped(amount) + "원" }
@@ -14,10 +12,5 @@ public enum Won {
             grouped.append(digit)
         }
         return (number < 0 ? "-" : "") + grouped
-    }
-
-    /// `2026-11-23`.
-    public static func day(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day())
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import JuiceBar
 import VendingMachine
 
@@ -17,7 +18,12 @@ public enum ProductDescription {
         let line = "\(product.name[language]) (\(product.brand)) \(product.volumeML)ml \(Won.format(product.price)) · "
             + "\(category) · \(product.flavor[language])"
         guard let item else { return line }
-        return line + " · " + words.itemDates.filling(["made": Won.day(item.manufactured), "expires": Won.day(item.expires)])
+        return line + " · " + words.itemDates.filling(["made": Self.day(item.manufactured), "expires": Self.day(item.expires)])
+    }
+
+    /// An item's date, `2026-11-23`.
+    private static func day(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day())
     }
 
     /// The line in each language, by language code: `{"ko": …, "en": …}`.
