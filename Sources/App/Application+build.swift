@@ -45,75 +45,106 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The composition root: builds storage, services and routes once, and hands each what it needs.
+/// The composition root: builds storage and services once (`ShopServices`), the routes over them
+/// (`buildRouter`), and the server that runs them with the services that outlive a request.
 public func buildApplication(
     _ configuration: ServerConfiguration, prometheus: PrometheusCollectorRegistry? = nil
 ) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "juicemaker")
     logger.logLevel = configuration.logLevel
+    let shop = try await ShopServices(configuration, logger: logger)
+    let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending], logger: logger)
+    return Application(
+        router: buildRouter(shop, prometheus: prometheus),
+        server: .http1(limits: configuration.connections),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
+        // Services stop in reverse order: the server first, the database connections last.
+        services: [DatabaseConnections(database: shop.database), watcher,
+                   Heartbeat(live: shop.live, interval: configuration.heartbeat)],
+        onServerRunning: { [logger] channel in
+            announceListening(port: channel.localAddress?.port ?? 0, configuration, logger: logger)
+        },
+        logger: logger)
+}
 
-    let calendar = ShopCalendar(timeZone: configuration.timeZone)
-    let database = try await ShopDatabase.open(configuration.database, calendar: calendar, now: configuration.clock)
+/// The shop's storage and the services over it, built once at start and shared by every route.
+struct ShopServices: Sendable {
+    let calendar: ShopCalendar
+    let database: ShopDatabase
     let live = LiveUpdates()
-    let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
-    let vending = VendingService(store: database.vending, live: live)
-    let accounts = AccountService(store: database.accounts, bcryptCost: configuration.bcryptCost, now: configuration.clock)
-    try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
-    let content = ContentService(store: database.content, accounts: database.accounts,
-                                 calendar: calendar, now: configuration.clock)
+    let juiceBar: JuiceBarService
+    let vending: VendingService
+    let accounts: AccountService
+    let content: ContentService
+    let days: ShopDays
+    let idempotent: IdempotentRequests
 
+    init(_ configuration: ServerConfiguration, logger: Logger) async throws {
+        calendar = ShopCalendar(timeZone: configuration.timeZone)
+        database = try await ShopDatabase.open(configuration.database, calendar: calendar, now: configuration.clock)
+        let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
+        self.juiceBar = juiceBar
+        vending = VendingService(store: database.vending, live: live)
+        accounts = AccountService(store: database.accounts, bcryptCost: configuration.bcryptCost, now: configuration.clock)
+        try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
+        content = ContentService(store: database.content, accounts: database.accounts,
+                                 calendar: calendar, now: configuration.clock)
+        days = ShopDays(database, calendar: calendar, now: configuration.clock)
+        idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
+    }
+}
+
+/// The routes and, around them, the middleware every request passes through, outermost first.
+func buildRouter(_ shop: ShopServices, prometheus: PrometheusCollectorRegistry?) -> Router<ShopRequestContext> {
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
     let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routeTable = RouteTable()
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
-    router.add(middleware: ErrorMiddleware(menu: { juiceBar.menu }))
+    // Before the error middleware, which writes its messages in the request's language.
+    router.add(middleware: LanguageMiddleware())
+    router.add(middleware: ErrorMiddleware(menu: { shop.juiceBar.menu }))
     router.add(middleware: MethodNotAllowedMiddleware(table: routeTable))
     router.add(middleware: CrossSiteMiddleware())
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
-    router.add(middleware: SessionMiddleware(accounts: accounts))
-    router.add(middleware: LanguageMiddleware())
-
-    let api = router.group("api")
-    let idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
-    JuiceBarAPI(juiceBar: juiceBar, idempotent: idempotent).addRoutes(to: api)
-    VendingAPI(vending: vending, idempotent: idempotent).addRoutes(to: api)
-    ExportRoutes(juiceBar: juiceBar, stores: database, calendar: calendar).addRoutes(to: api)
-    let days = ShopDays(database, calendar: calendar, now: configuration.clock)
-    DayAPI(days: days).addRoutes(to: api)
-    DayPages(days: days).addRoutes(to: router)
-    LiveRoutes(live: live, juiceBar: juiceBar, vending: vending).addRoutes(to: api)
-    SessionRoutes(accounts: accounts).addRoutes(api: api, pages: router)
-    JuiceBarPages(juiceBar: juiceBar).addRoutes(to: router)
-    QueuePages(juiceBar: juiceBar).addRoutes(to: router)
-    VendingPages(vending: vending).addRoutes(to: router)
-    MemberAPI(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(api: api, router: router)
-    MemberPages(accounts: accounts, content: content, juiceBar: juiceBar).addRoutes(to: router)
-    SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router)
-
+    router.add(middleware: SessionMiddleware(accounts: shop.accounts))
+    router.add(middleware: RememberLanguageMiddleware())
+    addFeatures(shop, api: router.group("api"), pages: router.group())
+    SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router.group())
     routeTable.load(router)
+    return router
+}
 
-    let watcher = OutsideWriteWatcher(feed: database.changes, parts: [juiceBar, vending], logger: logger)
-    return Application(
-        router: router,
-        server: .http1(limits: configuration.connections),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
-        // Services stop in reverse order: the server first, the database connections last.
-        services: [DatabaseConnections(database: database), watcher, Heartbeat(live: live, interval: configuration.heartbeat)],
-        onServerRunning: { [logger, host = configuration.host, portFile = configuration.portFile] channel in
-            let port = channel.localAddress?.port ?? 0
-            logger.notice("listening on http://\(host):\(port)", metadata: [
-                "maxConnections": "\(configuration.connections.maximum)",
-            ])
-            guard let portFile else { return }
-            do {
-                try writePortFile(portFile, port: port)
-            } catch {
-                logger.error("could not write the port file", metadata: ["path": "\(portFile)", "error": "\(error)"])
-            }
-        },
-        logger: logger)
+/// Each feature's routes: its JSON API under `/api`, its pages at the root.
+func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pages: RouterGroup<ShopRequestContext>) {
+    JuiceBarAPI(juiceBar: shop.juiceBar, idempotent: shop.idempotent).addRoutes(to: api)
+    VendingAPI(vending: shop.vending, idempotent: shop.idempotent).addRoutes(to: api)
+    ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: shop.calendar).addRoutes(to: api)
+    DayAPI(days: shop.days).addRoutes(to: api)
+    DayPages(days: shop.days).addRoutes(to: pages)
+    LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)
+    SessionAPI(accounts: shop.accounts).addRoutes(to: api)
+    SessionPages(accounts: shop.accounts).addRoutes(to: pages)
+    JuiceBarPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
+    QueuePages(juiceBar: shop.juiceBar).addRoutes(to: pages)
+    VendingPages(vending: shop.vending).addRoutes(to: pages)
+    MemberAPI(accounts: shop.accounts, content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: api)
+    MemberPages(content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: pages)
+    ImageRoutes(content: shop.content).addRoutes(to: pages)
+}
+
+/// Logs where the server listens, and writes the port to the port file when one is asked for.
+private func announceListening(port: Int, _ configuration: ServerConfiguration, logger: Logger) {
+    logger.notice("listening on http://\(configuration.host):\(port)", metadata: [
+        "maxConnections": "\(configuration.connections.maximum)",
+    ])
+    guard let portFile = configuration.portFile else { return }
+    do {
+        try writePortFile(portFile, port: port)
+    } catch {
+        logger.error("could not write the port file", metadata: ["path": "\(portFile)", "error": "\(error)"])
+    }
 }
 
 /// Writes the port whole or not at all, so a reader never sees half a number.

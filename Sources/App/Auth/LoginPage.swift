@@ -4,7 +4,6 @@ import JuiceBar
 /// The sign-in form: `아이디`, `비밀번호`, `로그인`. It works without JavaScript.
 struct LoginPage {
     let language: Language
-    let strings: CommonWords
     let next: String
     let message: String?
     /// Why sign-in is asked for, when a page sent the visitor here for a reason.
@@ -13,7 +12,8 @@ struct LoginPage {
     let request: Request
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
-        Templates.page("login", Model(
+        let strings = CommonWords.of(language)
+        return Templates.page("login", Model(
             header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
             strings: strings, message: message, notice: notice, next: next, username: username), status: status)
     }

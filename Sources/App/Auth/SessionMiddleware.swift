@@ -1,4 +1,5 @@
 import Hummingbird
+import Membership
 
 /// Finds who is signed in from the session cookie and puts the account on the context.
 struct SessionMiddleware: RouterMiddleware {
@@ -24,4 +25,17 @@ struct SessionMiddleware: RouterMiddleware {
 
     static let expiredCookie = Cookie(name: cookieName, value: "", maxAge: 0, path: "/",
                                       secure: false, httpOnly: true, sameSite: .lax)
+}
+
+extension AccountService {
+    /// Starts a session for `account` and sets its cookie on `response`: what a sign-in answers.
+    func startSession(for account: Account, on response: inout Response) async throws {
+        response.setCookie(SessionMiddleware.cookie(token: try await startSession(for: account)))
+    }
+
+    /// Ends the request's session, if it has one, and expires its cookie on `response`.
+    func endSession(of context: ShopRequestContext, on response: inout Response) async throws {
+        if let token = context.sessionToken { try await endSession(token: token) }
+        response.setCookie(SessionMiddleware.expiredCookie)
+    }
 }

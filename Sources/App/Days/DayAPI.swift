@@ -8,22 +8,28 @@ struct DayAPI {
     let days: ShopDays
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.post("days/close") { _, context in
-            try context.requireStaff()
-            return reportsJSON(try await days.close().json, status: .created)
+        api.post("days/close", use: close)
+        api.get("days", use: reports)
+        api.get("days/:number", use: report)
+    }
+
+    @Sendable func close(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        return reportsJSON(try await days.close().json, status: .created)
+    }
+
+    @Sendable func reports(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        return reportsJSON(SealedReport.json(try await days.reports()))
+    }
+
+    @Sendable func report(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let text = context.parameters.get("number") ?? ""
+        guard let number = Int(text), let report = try await days.report(number: number) else {
+            throw DayCloseError.unknownReport(text)
         }
-        api.get("days") { _, context in
-            try context.requireStaff()
-            return reportsJSON(SealedReport.json(try await days.reports()))
-        }
-        api.get("days/:number") { _, context in
-            try context.requireStaff()
-            let text = context.parameters.get("number") ?? ""
-            guard let number = Int(text), let report = try await days.report(number: number) else {
-                throw DayCloseError.unknownReport(text)
-            }
-            return reportsJSON(report.json)
-        }
+        return reportsJSON(report.json)
     }
 
     /// Reports go out as they are stored, their canonical text unchanged.

@@ -14,23 +14,23 @@ struct DayPages {
     /// How many of the newest days the chart shows.
     static let chartDays = 14
 
-    func addRoutes(to router: Router<ShopRequestContext>) {
-        router.get("reports") { request, context in
-            let language = Language.preferred(by: request)
-            guard let account = context.account, account.isStaff else {
-                return Response.redirect(to: PageLinks.signIn(returningTo: "/reports", language), type: .found)
-            }
-            let words = Words.of(language)
-            let reports = try await days.reports()
-            let today = days.today
-            return Templates.page("reports", Model(
-                header: PageHeader(.reports, title: words.reports.title, account: account, language: language, request: request),
-                words: words.reports, common: words.common,
-                rows: reports.reversed().map(Row.init), hasReports: !reports.isEmpty,
-                chart: DayChart(reports.suffix(Self.chartDays).map(\.report), words: words.reports),
-                today: today,
-                pageData: scriptJSON(PageData(words: words.reports, common: words.common, today: today))))
-        }
+    func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
+        pages.group().add(middleware: SignInRequired.staff)
+            .get("reports", use: reports)
+    }
+
+    @Sendable func reports(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let account = try context.requireStaff()
+        let words = Words.of(context.language)
+        let reports = try await days.reports()
+        let today = days.today
+        return Templates.page("reports", Model(
+            header: PageHeader(.reports, title: words.reports.title, account: account, language: context.language, request: request),
+            words: words.reports, common: words.common,
+            rows: reports.reversed().map(Row.init), hasReports: !reports.isEmpty,
+            chart: DayChart(reports.suffix(Self.chartDays).map(\.report), words: words.reports),
+            today: today,
+            pageData: scriptJSON(PageData(words: words.reports, common: words.common, today: today))))
     }
 
     struct Model: PageModel {

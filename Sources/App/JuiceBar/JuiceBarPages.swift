@@ -5,11 +5,12 @@ import JuiceBar
 struct JuiceBarPages {
     let juiceBar: JuiceBarService
 
-    func addRoutes(to router: Router<ShopRequestContext>) {
-        router.get("/") { request, context in
-            let language = Language.preferred(by: request)
-            return OrderPage(menu: juiceBar.menu, stock: juiceBar.stock, account: context.account,
-                             language: language, strings: .of(language), request: request).render()
-        }
+    func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
+        pages.get("/", use: orderScreen)
+    }
+
+    @Sendable func orderScreen(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        OrderPage(menu: juiceBar.menu, stock: juiceBar.stock, account: context.account, language: context.language,
+                  request: request).render()
     }
 }

@@ -10,8 +10,9 @@ struct OrderPage {
     let stock: StockSnapshot
     let account: Account?
     let language: Language
-    let strings: CommonWords
     let request: Request
+
+    var strings: CommonWords { .of(language) }
 
     /// What the page script needs: words for its alerts, and juice names by id.
     struct PageData: Encodable {

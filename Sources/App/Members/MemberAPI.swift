@@ -5,7 +5,7 @@ import Membership
 import MultipartKit
 import Storage
 
-/// Members' API: sign-up, their orders and recommendation, What's New, events, images.
+/// Members' API: sign-up, their orders and recommendation, What's New, events.
 struct MemberAPI {
     let accounts: AccountService
     let content: ContentService
@@ -83,75 +83,68 @@ struct MemberAPI {
         let name: LocalizedName?
     }
 
-    func addRoutes(api: RouterGroup<ShopRequestContext>, router: Router<ShopRequestContext>) {
-        api.post("members") { request, context in
-            let form = try await request.decodeJSON(SignUp.self)
-            let account = try await accounts.signUp(
-                username: form.username, password: form.password, name: form.name ?? form.username, role: .member,
-                client: context.clientAddress)
-            return Response.json(SessionRoutes.AccountBody(account), status: .created)
-        }
-        api.get("me/orders") { request, context in
-            guard let account = context.account else { throw APIError.unauthorized }
-            return Response.json(try await juiceBar.orders(member: account.id, limit: try limit(request)))
-        }
-        api.get("me/recommendation") { _, context in
-            guard let account = context.account else { throw APIError.unauthorized }
-            let juice = juiceBar.recommendation(fromOrders: try await juiceBar.orders(member: account.id, limit: nil))
-            return Response.json(RecommendationBody(juice: juice?.id, name: juice?.name))
-        }
-        api.get("news") { request, _ in
-            Response.json(try await content.news(limit: try limit(request)).map(NewsBody.init))
-        }
-        api.post("news") { request, context in
-            _ = try context.requireStaff()
-            let form = try await request.decodeMultipart(NewsForm.self)
-            let item = try await content.postNews(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) })
-            return Response.json(NewsBody(item), status: .created)
-        }
-        api.post("events") { request, context in
-            _ = try context.requireStaff()
-            let form = try await request.decodeMultipart(EventForm.self)
-            let event = try await content.postEvent(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) },
-                                                    start: form.start, end: form.end)
-            return Response.json(EventBody(event), status: .created)
-        }
-        api.get("events/current") { _, _ in
-            guard let event = try await content.currentEvent() else { return Response(status: .noContent) }
-            return Response.json(EventBody(event))
-        }
-        api.post("events/:id/hide-today") { _, context in
-            guard let account = context.account else { throw APIError.unauthorized }
-            guard let id = context.parameters.get("id", as: Int64.self), try await content.event(id) != nil else {
-                throw APIError.notFound(.noSuchEvent)
-            }
-            try await content.hideForToday(id, account: account)
-            return Response(status: .noContent)
-        }
-        router.get("images/:id") { request, context in
-            guard let id = context.parameters.get("id", as: Int64.self), let image = try await content.image(id) else {
-                throw APIError.notFound(.noSuchImage)
-            }
-            // An image never changes once stored, so its id is a strong validator.
-            let etag = "\"image-\(image.id)\""
-            if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: etag) {
-                return Response(status: .notModified, headers: [.eTag: etag])
-            }
-            return Response(
-                status: .ok,
-                headers: [.contentType: image.kind.rawValue, .eTag: etag,
-                          .cacheControl: "public, max-age=31536000, immutable", .init("X-Content-Type-Options")!: "nosniff"],
-                body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
-        }
+    func addRoutes(to api: RouterGroup<ShopRequestContext>) {
+        api.post("members", use: signUp)
+        api.get("me/orders", use: myOrders)
+        api.get("me/recommendation", use: myRecommendation)
+        api.get("news", use: news)
+        api.post("news", use: postNews)
+        api.post("events", use: postEvent)
+        api.get("events/current", use: currentEvent)
+        api.post("events/:id/hide-today", use: hideEventToday)
     }
 
-    /// `If-None-Match`: `*`, or a list of tags compared weakly (RFC 9110 §13.1.2).
-    static func matches(_ condition: String, etag: String) -> Bool {
-        condition.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
+    @Sendable func signUp(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let form = try await request.decodeJSON(SignUp.self)
+        let account = try await accounts.signUp(
+            username: form.username, password: form.password, name: form.name ?? form.username, role: .member,
+            client: context.clientAddress)
+        return Response.json(AccountAnswer(account), status: .created)
+    }
+
+    @Sendable func myOrders(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let account = try context.requireAccount()
+        return Response.json(try await juiceBar.orders(member: account.id, limit: try limit(request)))
+    }
+
+    @Sendable func myRecommendation(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let account = try context.requireAccount()
+        let juice = juiceBar.recommendation(fromOrders: try await juiceBar.orders(member: account.id, limit: nil))
+        return Response.json(RecommendationBody(juice: juice?.id, name: juice?.name))
+    }
+
+    @Sendable func news(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(try await content.news(limit: try limit(request)).map(NewsBody.init))
+    }
+
+    @Sendable func postNews(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let form = try await request.decodeMultipart(NewsForm.self)
+        let item = try await content.postNews(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) })
+        return Response.json(NewsBody(item), status: .created)
+    }
+
+    @Sendable func postEvent(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let form = try await request.decodeMultipart(EventForm.self)
+        let event = try await content.postEvent(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) },
+                                                start: form.start, end: form.end)
+        return Response.json(EventBody(event), status: .created)
+    }
+
+    /// The event on now, or 204 when there is none.
+    @Sendable func currentEvent(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        guard let event = try await content.currentEvent() else { return Response(status: .noContent) }
+        return Response.json(EventBody(event))
+    }
+
+    /// "Hide for today": the member's home shows this event again tomorrow.
+    @Sendable func hideEventToday(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let account = try context.requireAccount()
+        guard let id = context.parameters.get("id", as: Int64.self), try await content.event(id) != nil else {
+            throw APIError.notFound(.noSuchEvent)
         }
+        try await content.hideForToday(id, account: account)
+        return Response(status: .noContent)
     }
 }
-
-func imagePath(_ id: Int64) -> String { "/images/\(id)" }

@@ -12,17 +12,18 @@ struct QueuePages {
     /// Past this age a card on the making screen turns the warning colour.
     static let lateAfterSeconds = 300
 
-    func addRoutes(to router: Router<ShopRequestContext>) {
-        router.get("kitchen") { request, context in
-            let language = Language.preferred(by: request)
-            guard let account = context.account, account.isStaff else {
-                return Response.redirect(to: PageLinks.signIn(returningTo: "/kitchen", language), type: .found)
-            }
-            return try await page("kitchen", .kitchen, account: account, language: language, request: request)
-        }
-        router.get("board") { request, context in
-            try await page("board", .board, account: context.account, language: Language.preferred(by: request), request: request)
-        }
+    func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
+        pages.get("board", use: board)
+        pages.group().add(middleware: SignInRequired.staff)
+            .get("kitchen", use: kitchen)
+    }
+
+    @Sendable func kitchen(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try await page("kitchen", .kitchen, account: try context.requireStaff(), language: context.language, request: request)
+    }
+
+    @Sendable func board(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try await page("board", .board, account: context.account, language: context.language, request: request)
     }
 
     private func page(

@@ -3,8 +3,9 @@ import JuiceBar
 import Logging
 
 /// Turns whatever a route throws into the API's JSON error, its message in the request's
-/// language and naming fruits and juices from the menu. A 500 is logged as the bug it is.
-struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+/// language (`context.language`) and naming fruits and juices from the menu. A 500 is logged as the bug it is.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = ShopRequestContext
     let menu: @Sendable () -> Menu
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -15,7 +16,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if apiError.status.code >= 500 {
                 context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             }
-            return apiError.response(in: Language.preferred(by: request), menu: menu())
+            return apiError.response(in: context.language, menu: menu())
         }
     }
 }

@@ -11,23 +11,27 @@ struct ExportRoutes {
     let calendar: ShopCalendar
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.get("orders.csv") { request, context in
-            try context.requireStaff()
-            let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar,
-                                            language: Language.preferred(by: request))
-            return try csv(export, named: "orders.csv", for: request)
-        }
-        api.get("ledger.csv") { request, context in
-            try context.requireStaff()
-            let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar,
-                                            language: Language.preferred(by: request))
-            return try csv(export, named: "ledger.csv", for: request)
-        }
-        api.get("vending/sales.csv") { request, context in
-            try context.requireStaff()
-            let export = ShopExports.sales(stores.vending, calendar: calendar, language: Language.preferred(by: request))
-            return try csv(export, named: "sales.csv", for: request)
-        }
+        api.get("orders.csv", use: orders)
+        api.get("ledger.csv", use: ledger)
+        api.get("vending/sales.csv", use: sales)
+    }
+
+    @Sendable func orders(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
+        return try csv(export, named: "orders.csv", for: request)
+    }
+
+    @Sendable func ledger(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
+        return try csv(export, named: "ledger.csv", for: request)
+    }
+
+    @Sendable func sales(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try context.requireStaff()
+        let export = ShopExports.sales(stores.vending, calendar: calendar, language: context.language)
+        return try csv(export, named: "sales.csv", for: request)
     }
 
     /// The export over the request's period, as a download; a bad period is refused before any row.

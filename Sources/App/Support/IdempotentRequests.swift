@@ -66,7 +66,7 @@ struct IdempotentRequests: Sendable {
                 try? await store.release(scope: scope, key: key)
                 throw error
             }
-            response = refusal.response(in: Language.preferred(by: request), menu: menu())
+            response = refusal.response(in: context.language, menu: menu())
         }
         let answer = try await Self.keep(response)
         try await store.complete(scope: scope, key: key, with: answer)

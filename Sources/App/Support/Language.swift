@@ -31,8 +31,21 @@ extension Language {
     }
 }
 
+/// Works out the request's language once and carries it in the context for everything after
+/// it: the routes, the pages, and `ErrorMiddleware`'s messages (so it runs before that one).
+struct LanguageMiddleware: RouterMiddleware {
+    typealias Context = ShopRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.language = Language.preferred(by: request)
+        return try await next(request, context)
+    }
+}
+
 /// Sets the language cookie on the answer to a request that chose a language with `?lang=`.
-struct LanguageMiddleware<Context: RequestContext>: RouterMiddleware {
+/// It runs innermost, so only an answer a route gave remembers the choice, not an error page.
+struct RememberLanguageMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         if let chosen = Language.chosen(by: request) { response.setCookie(chosen.cookie) }
