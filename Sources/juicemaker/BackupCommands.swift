@@ -13,9 +13,7 @@ struct BackupCommand: AsyncParsableCommand {
     @Argument(help: "The new file to write the copy to.") var file: String
 
     func run() async throws {
-        guard !shop.isPostgres else { throw fail(postgresIsDumped, code: 2) }
-        try refusingUnusableFiles { try SQLiteBackup.backup(shop.location, to: file) }
-        print("backed up \(shop.location) to \(file)")
+        try shop.withSQLiteFile { location in try SQLiteBackup.backup(location, to: file); return "backed up \(location) to \(file)" }
     }
 }
 
@@ -27,17 +25,19 @@ struct RestoreCommand: AsyncParsableCommand {
     @Argument(help: "The backup to restore.") var file: String
 
     func run() async throws {
-        guard !shop.isPostgres else { throw fail(postgresIsDumped, code: 2) }
-        try refusingUnusableFiles { try SQLiteBackup.restore(file, to: shop.location) }
-        print("restored \(file) to \(shop.location)")
+        try shop.withSQLiteFile { location in try SQLiteBackup.restore(file, to: location); return "restored \(file) to \(location)" }
     }
 }
 
-/// A file that cannot be used (missing, in use, not a shop) ends the command with exit 2 and its reason.
-private func refusingUnusableFiles(_ operation: () throws -> Void) throws {
-    do {
-        try operation()
-    } catch StorageError.unusable(let reason) {
-        throw fail(reason, code: 2)
+extension ShopOptions {
+    /// Runs `operation` on the shop's SQLite file and prints what it says it did; a PostgreSQL shop,
+    /// or a file that cannot be used (missing, in use, not a shop), ends the command with exit 2 and its reason.
+    func withSQLiteFile(_ operation: (_ location: String) throws -> String) throws {
+        guard !isPostgres else { throw fail(postgresIsDumped, code: 2) }
+        do {
+            print(try operation(location))
+        } catch StorageError.unusable(let reason) {
+            throw fail(reason, code: 2)
+        }
     }
 }

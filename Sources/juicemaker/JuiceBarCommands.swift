@@ -12,31 +12,20 @@ struct MenuCommand: AsyncParsableCommand {
         defaultSubcommand: ShowMenu.self
     )
 
-    struct MenuItem: Encodable {
-        let id: JuiceID
-        let name: LocalizedName
-        let recipe: [Ingredient]
-        let makeable: Int
-    }
-
-    struct ShowMenu: AsyncParsableCommand {
+    struct ShowMenu: JuiceBarCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the menu.")
-        @OptionGroup var shop: ShopOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: AnswerOptions
 
-        func run() async throws {
-            let store = try await shop.openJuiceBar()
+        func run(on store: any JuiceBarStore) async throws {
             let menu = try await store.menu()
-            let stock = try await store.stock().stock
-            let items = menu.juices.map {
-                MenuItem(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
-            }
-            if json { return try printJSON(items) }
-            for item in items {
-                let recipe = item.recipe
-                    .map { "\(menu.fruit($0.fruit)?.name.ko ?? $0.fruit.rawValue) \($0.amount)" }
-                    .joined(separator: " + ")
-                print("\(item.name.ko) (\(item.id)): \(recipe) — \(item.makeable) can be made")
+            let answer = MenuAnswer(menu: menu, stock: try await store.stock().stock)
+            try await options.print(answer) {
+                answer.juices.map { item in
+                    let recipe = item.recipe
+                        .map { "\(menu.fruit($0.fruit)?.name.ko ?? $0.fruit.rawValue) \($0.amount)" }
+                        .joined(separator: " + ")
+                    return "\(item.name.ko) (\(item.id)): \(recipe) — \(item.makeable) can be made"
+                }
             }
         }
     }
@@ -51,9 +40,9 @@ struct MenuCommand: AsyncParsableCommand {
         @Option(help: "Starting count.") var count = "0"
 
         func run() async throws {
-            try await refusingBadInput {
+            try await shop.withJuiceBar { store in
                 let fruit = Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji)
-                _ = try await shop.openJuiceBar().addFruit(fruit, count: try StockLimits.parseCount(count), actor: cliActor)
+                _ = try await store.addFruit(fruit, count: try StockLimits.parseCount(count), actor: cliActor)
                 print("added \(fruit.name.ko) (\(fruit.id))")
             }
         }
@@ -68,14 +57,14 @@ struct MenuCommand: AsyncParsableCommand {
         @Option(help: "The recipe as fruit:amount pairs, e.g. orange:3,banana:1.") var recipe: String
 
         func run() async throws {
-            try await refusingBadInput {
+            try await shop.withJuiceBar { store in
                 let ingredients = try recipe.split(separator: ",").map { pair throws(JuiceBarError) in
                     let parts = pair.split(separator: ":")
                     guard parts.count == 2, let amount = Int(parts[1]) else { throw .notANumber(String(pair)) }
                     return Ingredient(fruit: FruitID(String(parts[0])), amount: amount)
                 }
                 let juice = Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: ingredients)
-                _ = try await shop.openJuiceBar().addJuice(juice)
+                _ = try await store.addJuice(juice)
                 print("added \(juice.name.ko) (\(juice.id))")
             }
         }
@@ -90,17 +79,14 @@ struct StockCommand: AsyncParsableCommand {
         defaultSubcommand: ShowStock.self
     )
 
-    struct ShowStock: AsyncParsableCommand {
+    struct ShowStock: JuiceBarCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the stock.")
-        @OptionGroup var shop: ShopOptions
-        @Flag(help: "Print one JSON object of fruit id → count.") var json = false
+        @OptionGroup var options: AnswerOptions
 
-        func run() async throws {
-            let store = try await shop.openJuiceBar()
+        func run(on store: any JuiceBarStore) async throws {
             let stock = try await store.stock().stock
-            if json { return try printJSON(stock) }
-            for fruit in try await store.menu().fruits {
-                print("\(fruit.emoji) \(fruit.name.ko) (\(fruit.id)): \(stock[fruit.id])")
+            try await options.print(stock) {
+                try await store.menu().fruits.map { "\($0.emoji) \($0.name.ko) (\($0.id)): \(stock[$0.id])" }
             }
         }
     }
@@ -112,10 +98,8 @@ struct StockCommand: AsyncParsableCommand {
         @Argument(help: "The new count, 0...1000000.") var count: String
 
         func run() async throws {
-            try await refusingBadInput {
-                let stock = try await shop.openJuiceBar()
-                    .setStock(FruitID(fruit), to: try StockLimits.parseCount(count), actor: cliActor)
-                print("\(fruit): \(stock.stock[FruitID(fruit)])")
+            try await shop.changeCount(of: fruit) { store, fruit in
+                try await store.setStock(fruit, to: try StockLimits.parseCount(count), actor: cliActor)
             }
         }
     }
@@ -127,11 +111,32 @@ struct StockCommand: AsyncParsableCommand {
         @Argument(help: "How many arrived.") var count: String
 
         func run() async throws {
-            try await refusingBadInput {
-                let stock = try await shop.openJuiceBar()
-                    .deliver(FruitID(fruit), count: try StockLimits.parseCount(count), actor: cliActor)
-                print("\(fruit): \(stock.stock[FruitID(fruit)])")
+            try await shop.changeCount(of: fruit) { store, fruit in
+                try await store.deliver(fruit, count: try StockLimits.parseCount(count), actor: cliActor)
             }
+        }
+    }
+}
+
+/// A command on the juice bar that says what it found or did (`options.print`): `run` opens the
+/// shop and ends a refusal as `refusingBadInput` says; the command does its part in `run(on:)`.
+protocol JuiceBarCommand: AsyncParsableCommand {
+    var options: AnswerOptions { get }
+    func run(on store: any JuiceBarStore) async throws
+}
+
+extension JuiceBarCommand {
+    func run() async throws {
+        try await options.shop.withJuiceBar { try await run(on: $0) }
+    }
+}
+
+extension ShopOptions {
+    /// Changes one fruit's count and says the new one: `kiwi: 25`.
+    func changeCount(of fruit: String, _ change: (any JuiceBarStore, FruitID) async throws -> StockSnapshot) async throws {
+        try await withJuiceBar { store in
+            let snapshot = try await change(store, FruitID(fruit))
+            print("\(fruit): \(snapshot.stock[FruitID(fruit)])")
         }
     }
 }
@@ -145,149 +150,122 @@ extension StockCommand {
         @Argument(help: "The reorder level, 0...1000000.") var level: String
 
         func run() async throws {
-            try await refusingBadInput {
-                let commit = try await shop.openJuiceBar()
-                    .commit(.setLevel(FruitID(fruit), try StockLimits.parseCount(level)), actor: cliActor)
-                let count = commit.snapshot.stock[FruitID(fruit)]
-                let set = commit.plan.newLevel!
-                print("\(fruit): level \(set.level), \(count) in stock\(set.isLow(count: count) ? " (low)" : "")")
+            try await shop.withJuiceBar { store in
+                let commit = try await store.commit(.setLevel(FruitID(fruit), try StockLimits.parseCount(level)), actor: cliActor)
+                let set = StockLevelAnswer(commit.plan.newLevel!, count: commit.snapshot.stock[FruitID(fruit)])
+                print("\(fruit): level \(set.level), \(set.count) in stock\(set.low ? " (low)" : "")")
             }
         }
     }
 }
 
-struct OrderCommand: AsyncParsableCommand {
+struct OrderCommand: JuiceBarCommand {
     static let configuration = CommandConfiguration(
         commandName: "order",
         abstract: "Make a juice on the spot, or queue it for pickup. Exits 1 when the fruit is short, naming each short fruit."
     )
-    @OptionGroup var shop: ShopOptions
+    @OptionGroup var options: AnswerOptions
     @Argument(help: "The juice's id, e.g. strawberryBananaJuice.") var juice: String
     @Flag(help: "Queue the order for pickup (received, with a number) instead of making it on the spot.") var pickup = false
-    @Flag(help: "Print JSON.") var json = false
 
-    func run() async throws {
-        try await refusingBadInput {
-            let store = try await shop.openJuiceBar()
-            do {
-                let receipt = try await store.order(JuiceID(juice), actor: cliActor, pickup: pickup)
-                if json { return try printJSON(receipt) }
-                let name = try await store.menu().juice(receipt.order.juice)?.name.ko ?? juice
-                if pickup {
-                    print("\(receipt.order.number)번 \(name) 접수 (order \(receipt.order.id))")
-                } else {
-                    print("\(name) 나왔습니다! 맛있게 드세요! (order \(receipt.order.id), \(receipt.order.number)번)")
-                }
-            } catch let refusal as OutOfStock {
-                if json {
-                    struct Refusal: Encodable { let error = "out_of_stock", juice: JuiceID, shortages: [Shortage] }
-                    try printJSON(Refusal(juice: refusal.juice, shortages: refusal.shortages))
-                }
-                throw fail(say(refusal, in: cliLanguage, menu: try await store.menu()), code: 1)
-            }
+    func run(on store: any JuiceBarStore) async throws {
+        do {
+            let answer = OrderAnswer(try await store.order(JuiceID(juice), actor: cliActor, pickup: pickup))
+            try await options.print(answer) { [said(answer.order, menu: try await store.menu())] }
+        } catch let refusal as OutOfStock {
+            let menu = try await store.menu()
+            if options.json { print(try refusalJSON(refusal, in: cliLanguage, menu: menu)) }
+            throw fail(say(refusal, in: cliLanguage, menu: menu), code: 1)
         }
+    }
+
+    /// What the counter says of an order just made: its number when queued, else that it is ready.
+    private func said(_ order: Order, menu: Menu) -> String {
+        let name = menu.juice(order.juice)?.name.ko ?? juice
+        return pickup ? "\(order.number)번 \(name) 접수 (order \(order.id))"
+            : "\(name) 나왔습니다! 맛있게 드세요! (order \(order.id), \(order.number)번)"
     }
 }
 
 struct OrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders", abstract: "Orders made, newest first; with --csv, every order, oldest first.")
-    @OptionGroup var shop: ShopOptions
-    @OptionGroup var limit: LimitOption
-    @Flag(help: "Print JSON.") var json = false
-    @OptionGroup var export: CSVOptions
+    @OptionGroup var list: ListOptions
 
     func run() async throws {
-        if export.csv {
-            let store = try await shop.openJuiceBar()
-            return try await export.print(
-                ShopExports.orders(store, menu: try await store.menu(), calendar: ShopCalendar(), language: cliLanguage))
-        }
-        let orders = try await shop.openJuiceBar().orders(limit: limit.limit)
-        if json { return try printJSON(orders) }
-        for order in orders {
-            print("#\(order.id) \(order.juice) \(order.time.formatted(.iso8601)) \(order.actor)")
-        }
+        try await list.print(
+            csv: { ShopExports.orders($0, menu: $1, calendar: ShopCalendar(), language: cliLanguage) },
+            newest: { try await $0.orders(limit: $1) },
+            line: { "#\($0.id) \($0.juice) \($0.time.formatted(.iso8601)) \($0.actor)" })
     }
 }
 
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "The stock ledger, newest first; with --csv, every line, oldest first.")
-    @OptionGroup var shop: ShopOptions
-    @OptionGroup var limit: LimitOption
-    @Flag(help: "Print JSON.") var json = false
-    @OptionGroup var export: CSVOptions
+    @OptionGroup var list: ListOptions
 
     func run() async throws {
-        if export.csv {
-            let store = try await shop.openJuiceBar()
-            return try await export.print(
-                ShopExports.ledger(store, menu: try await store.menu(), calendar: ShopCalendar(), language: cliLanguage))
-        }
-        let entries = try await shop.openJuiceBar().ledger(limit: limit.limit)
-        if json { return try printJSON(entries) }
-        for entry in entries {
-            let delta = entry.delta >= 0 ? "+\(entry.delta)" : "\(entry.delta)"
-            let reason = [entry.cause.rawValue, entry.juice?.rawValue].compactMap { $0 }.joined(separator: " ")
-            print("\(entry.time.formatted(.iso8601)) \(entry.fruit) \(delta) → \(entry.countAfter) (\(reason)) by \(entry.actor)")
-        }
+        try await list.print(
+            csv: { ShopExports.ledger($0, menu: $1, calendar: ShopCalendar(), language: cliLanguage) },
+            newest: { try await $0.ledger(limit: $1) },
+            line: { entry in
+                let delta = entry.delta >= 0 ? "+\(entry.delta)" : "\(entry.delta)"
+                let reason = [entry.cause.rawValue, entry.juice?.rawValue].compactMap { $0 }.joined(separator: " ")
+                return "\(entry.time.formatted(.iso8601)) \(entry.fruit) \(delta) → \(entry.countAfter) (\(reason)) by \(entry.actor)"
+            })
     }
 }
 
-struct QueueCommand: AsyncParsableCommand {
+struct QueueCommand: JuiceBarCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue", abstract: "The active orders (received, making, ready), oldest first.")
-    @OptionGroup var shop: ShopOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: AnswerOptions
 
-    func run() async throws {
-        let store = try await shop.openJuiceBar()
-        let queue = try await store.queue()
-        if json { return try printJSON(queue) }
-        let menu = try await store.menu()
+    func run(on store: any JuiceBarStore) async throws {
         let now = Date()
-        for order in queue {
-            let name = menu.juice(order.juice)?.name.ko ?? order.juice.rawValue
-            let age = Int(now.timeIntervalSince(order.time))
-            print("\(order.number)번 \(name) \(order.status.rawValue) \(age / 60)m\(age % 60)s (order \(order.id))")
+        let queue = try await store.queue().map { QueueEntry($0, now: now) }
+        try await options.print(queue) {
+            let menu = try await store.menu()
+            return queue.map { entry in
+                let name = menu.juice(entry.juice)?.name.ko ?? entry.juice.rawValue
+                return "\(entry.number)번 \(name) \(entry.status.rawValue) \(entry.age / 60)m\(entry.age % 60)s (order \(entry.id))"
+            }
         }
     }
 }
 
-struct OrderStatusCommand: AsyncParsableCommand {
+struct OrderStatusCommand: JuiceBarCommand {
     static let configuration = CommandConfiguration(
         commandName: "order-status",
         abstract: "Move a queued order forward: making, ready or pickedUp. Exits 1 when the order cannot move there.")
-    @OptionGroup var shop: ShopOptions
+    @OptionGroup var options: AnswerOptions
     @Argument(help: "The order's id.") var id: String
     @Argument(help: "making, ready or pickedUp.") var status: String
-    @Flag(help: "Print JSON.") var json = false
 
-    func run() async throws {
-        try await refusingBadInput {
-            let order = try await shop.openJuiceBar()
-                .move(order: try orderID(id), to: try orderStatus(status), actor: cliActor)
-            if json { return try printJSON(order) }
-            print("\(order.number)번 (order \(order.id)): \(order.status.rawValue)")
-        }
+    func run(on store: any JuiceBarStore) async throws {
+        let order = try await store.move(order: try orderID(id), to: try orderStatus(status), actor: cliActor)
+        try await options.printStatus(of: order)
     }
 }
 
-struct CancelCommand: AsyncParsableCommand {
+struct CancelCommand: JuiceBarCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Cancel an order (as staff: while received or making) and put its fruit back. Exits 1 when it is too late.")
-    @OptionGroup var shop: ShopOptions
+    @OptionGroup var options: AnswerOptions
     @Argument(help: "The order's id.") var id: String
-    @Flag(help: "Print JSON.") var json = false
 
-    func run() async throws {
-        try await refusingBadInput {
-            let receipt = try await shop.openJuiceBar().cancel(order: try orderID(id), by: .staff, actor: cliActor)
-            if json { return try printJSON(receipt) }
-            print("\(receipt.order.number)번 (order \(receipt.order.id)): cancelled")
-        }
+    func run(on store: any JuiceBarStore) async throws {
+        let receipt = try await store.cancel(order: try orderID(id), by: .staff, actor: cliActor)
+        try await options.printStatus(of: receipt.order)
+    }
+}
+
+extension AnswerOptions {
+    /// An order after a move or a cancel: as the API answers it (the order), or its number and new status.
+    fileprivate func printStatus(of order: Order) async throws {
+        try await print(order) { ["\(order.number)번 (order \(order.id)): \(order.status.rawValue)"] }
     }
 }
 

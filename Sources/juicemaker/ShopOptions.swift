@@ -29,8 +29,9 @@ struct ShopOptions: ParsableArguments {
         return database
     }
 
-    func openJuiceBar() async throws -> any JuiceBarStore {
-        try await open().juiceBar
+    /// Runs `operation` on the juice bar, a refusal ending the command as `refusingBadInput` says.
+    func withJuiceBar<T>(_ operation: (any JuiceBarStore) async throws -> T) async throws -> T {
+        try await refusingBadInput { try await operation(try await open().juiceBar) }
     }
 }
 
@@ -87,16 +88,17 @@ func wholeNumber(_ text: String) throws -> Int {
     return number
 }
 
-/// JSON as the CLI prints it: stable key order, ISO 8601 times.
-let jsonEncoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return encoder
-}()
+/// The options of a command that prints what it did or found: the shop, and `--json`.
+struct AnswerOptions: ParsableArguments {
+    @OptionGroup var shop: ShopOptions
+    @Flag(help: "Print JSON: what the API answers for the same thing.") var json = false
 
-func printJSON(_ value: some Encodable) throws {
-    print(String(decoding: try jsonEncoder.encode(value), as: UTF8.self))
+    /// Prints what the command has to say: with `--json`, the JSON the API answers for the same
+    /// thing (`answer`), so a script reads one shape from either; else `lines`, one a line, for a person.
+    func print(_ answer: some Encodable, lines: () async throws -> [String]) async throws {
+        if json { return Swift.print(try answerJSON(answer)) }
+        for line in try await lines() { Swift.print(line) }
+    }
 }
 
 /// A `--limit` that must be a positive whole number.
@@ -122,6 +124,27 @@ struct CSVOptions: ParsableArguments {
             try await export.write(from: period.from, until: period.until) { text in
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
+        }
+    }
+}
+
+/// The options of a juice bar list that can also be exported: `--limit`, `--json`, `--csv` over a period.
+struct ListOptions: ParsableArguments {
+    @OptionGroup var options: AnswerOptions
+    @OptionGroup var limit: LimitOption
+    @OptionGroup var export: CSVOptions
+
+    /// With `--csv`, every row of the export `csv` makes, oldest first; else the `newest` rows, as the
+    /// API's JSON or one `line` each.
+    func print<Row: Encodable, Exported>(
+        csv: (any JuiceBarStore, Menu) -> CSVExport<Exported>,
+        newest: (any JuiceBarStore, Int?) async throws -> [Row],
+        line: (Row) -> String
+    ) async throws {
+        try await options.shop.withJuiceBar { store in
+            if export.csv { return try await export.print(csv(store, try await store.menu())) }
+            let rows = try await newest(store, limit.limit)
+            try await options.print(rows) { rows.map(line) }
         }
     }
 }

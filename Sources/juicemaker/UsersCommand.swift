@@ -39,13 +39,13 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
-        @OptionGroup var shop: ShopOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: AnswerOptions
 
         func run() async throws {
-            let accounts = try await UsersCommand.accounts(shop).accounts()
-            if json { return try printJSON(accounts) }
-            for account in accounts { print("\(account.username)\t\(account.role.rawValue)\t\(account.name)") }
+            let accounts = try await UsersCommand.accounts(options.shop).accounts().map(AccountAnswer.init)
+            try await options.print(accounts) {
+                accounts.map { "\($0.username)\t\($0.role.rawValue)\t\($0.name)" }
+            }
         }
     }
 }

@@ -21,8 +21,10 @@ import Testing
 
     @Test func theMenuCarriesIdsAndMakeableCounts() throws {
         defer { cli.removeFiles() }
+        struct Fruit: Decodable { let id: String }
         struct Item: Decodable { let id: String; let makeable: Int }
-        let items = try JSONDecoder().decode([Item].self, from: Data(cli("menu", "--json").stdout.utf8))
+        struct Menu: Decodable { let fruits: [Fruit]; let juices: [Item] }
+        let items = try JSONDecoder().decode(Menu.self, from: Data(cli("menu", "--json").stdout.utf8)).juices
         #expect(items.count == 7)
         #expect(items.first { $0.id == "strawberryJuice" }?.makeable == 0)
         #expect(items.first { $0.id == "mangoKiwiJuice" }?.makeable == 5)

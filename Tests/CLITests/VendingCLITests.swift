@@ -5,14 +5,12 @@ import Testing
     let cli = CLI()
 
     struct Money: Decodable { let balance: Int; let inserted: Int; let spent: Int; let returned: Int }
+    /// The machine as `GET /api/vending` answers it.
     struct State: Decodable {
-        struct Entry: Decodable {
-            struct Product: Decodable { let id: String }
-            let product: Product
-            let stock: Int
-        }
-        let products: [Entry]
-        let money: Money
+        struct Product: Decodable { let id: String; let stock: Int }
+        let balance: Int
+        let products: [Product]
+        let totals: Money
     }
 
     func state() throws -> State {
@@ -28,9 +26,9 @@ import Testing
         let change = try cli("vending", "change", "--json")
         struct Change: Decodable { let returned: Int }
         #expect(try JSONDecoder().decode(Change.self, from: Data(change.stdout.utf8)).returned == 3_000)
-        let money = try state().money
+        let money = try state().totals
         #expect(money.inserted == money.spent + money.returned + money.balance)
-        #expect(try state().products.first { $0.product.id == "cola" }?.stock == 4)
+        #expect(try state().products.first { $0.id == "cola" }?.stock == 4)
     }
 
     @Test func refusalsExitOneAndBadInputExitsTwo() throws {
@@ -44,7 +42,7 @@ import Testing
             #expect(result.status == 2, "\(arguments)")
             #expect(!result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"))
         }
-        #expect(try state().money.inserted == 0)
+        #expect(try state().totals.inserted == 0)
         #expect(try state().products.allSatisfy { $0.stock == 5 })
     }
 
@@ -54,6 +52,6 @@ import Testing
         struct Item: Decodable { let product: String }
         let expired = try JSONDecoder().decode([Item].self, from: Data(cli("vending", "expired", "--json").stdout.utf8))
         #expect(expired.map(\.product) == ["cider", "cider"])
-        #expect(try state().products.first { $0.product.id == "cider" }?.stock == 5)
+        #expect(try state().products.first { $0.id == "cider" }?.stock == 5)
     }
 }
