@@ -19,12 +19,17 @@ struct TestShop {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
+    /// The server's configuration: this shop's database and clock.
+    var configuration: ServerConfiguration {
+        // A cheap bcrypt cost keeps sign-ins fast in tests; the server's default is 12.
+        ServerConfiguration(
+            database: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
+            timeZone: Self.seoul, clock: { [clock] in clock.now })
+    }
+
     func run(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A cheap bcrypt cost keeps sign-ins fast in tests; the server's default is 12.
-        let app = try await buildApplication(ServerConfiguration(
-            database: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
-            timeZone: Self.seoul, clock: { [clock] in clock.now }))
+        let app = try await buildApplication(configuration)
         try await app.test(.router, test)
     }
 }
