@@ -9,6 +9,9 @@
 - `new_page(**context_options)`: a page in a new browser context; `page` (desktop) and `phone_page`
   (390x844) are the usual ones. Every page is screenshotted into Tests/e2e/artifacts/ at the end.
 - `login(page, server)`: signs in as admin through /login (also importable from e2e_support).
+- `api` (a guest), `staff` (signed in as the admin) and `make_member(username, name=None, password=...)`
+  (a member signed up and signed in): API clients of the class `api_client_class` gives, ShopApi unless
+  a test file overrides that fixture with its own subclass.
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ import re
 
 import pytest
 
-from e2e_support import ARTIFACTS, ServerProblem, ShopServer, login, make_server_workdir, server_binary, stop_all
+from e2e_support import (ARTIFACTS, MEMBER_PASSWORD, ServerProblem, ShopApi, ShopServer, login, make_server_workdir,
+                         server_binary, stop_all)
 
 __all__ = ["login"]
 
@@ -60,6 +64,41 @@ def start_server(request):
 def server(start_server):
     """A fresh `juicemaker serve` with its own database and default options."""
     return start_server()
+
+
+@pytest.fixture
+def api_client_class() -> type[ShopApi]:
+    """The class of the `api`, `staff` and `make_member` clients. A test file overrides this fixture to
+    return its own ShopApi subclass (more methods, a shorter timeout)."""
+    return ShopApi
+
+
+@pytest.fixture
+def api(server, api_client_class):
+    """A guest: a client with a session of its own, not signed in."""
+    return api_client_class(server.url)
+
+
+@pytest.fixture
+def staff(server, api_client_class):
+    """A client whose session is signed in as the admin."""
+    return api_client_class.signed_in_as_admin(server.url)
+
+
+@pytest.fixture
+def make_member(server, api_client_class):
+    """`make_member("minji", name="민지")`: signs up a member through the API (201) and returns a client
+    signed in as them (200 or 204)."""
+    def make(username: str, name: str | None = None, password: str = MEMBER_PASSWORD):
+        member = api_client_class(server.url)
+        response = member.sign_up(username, password, name)
+        assert response.status_code == 201, (
+            f"POST /api/members for {username} answered {response.status_code}: {response.text[:500]}")
+        response = member.sign_in(username, password)
+        assert response.status_code in (200, 204), (
+            f"signing in as {username} answered {response.status_code}: {response.text[:500]}")
+        return member
+    return make
 
 
 @pytest.hookimpl(hookwrapper=True)

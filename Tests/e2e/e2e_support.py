@@ -1,11 +1,16 @@
-"""Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data, a running server, signing in,
-an HTTP client for the API and checks of its answers.
+"""Shared helpers for JuiceMaker's end-to-end tests: the shop's seed data and passwords, dates, a running
+server, signing in, locators the screens share, an HTTP client for the API (ShopApi) and checks of its
+answers, CSV exports, live updates, many clients at once and raw HTTP. Test files import what they use;
+the `api`, `staff` and `make_member` fixtures are in conftest.py.
 
 The tests drive a real `juicemaker serve` process on 127.0.0.1 with a fresh SQLite file each time (or a
 PostgreSQL database, given as `database_url`).
 """
 from __future__ import annotations
 
+import csv
+import datetime as dt
+import io
 import json
 import os
 import queue
@@ -36,6 +41,7 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD = "admin-secret-pw"
+MEMBER_PASSWORD = "juicy-pass-123"  # the tests' members sign up with it unless a test needs another
 
 STARTUP_TIMEOUT_S = 30
 SHUTDOWN_TIMEOUT_S = 10
@@ -76,6 +82,11 @@ def deducted(juices):
     for juice in juices:
         total.update(RECIPES[juice])
     return total
+
+
+def day(offset: int = 0) -> str:
+    """The machine's (= the server's) local date, `offset` days away, as YYYY-MM-DD."""
+    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
 
 
 def server_binary() -> Path:
@@ -321,6 +332,20 @@ def login(page, server: ShopServer) -> None:
     assert urlparse(page.url).path != "/login", f"still on the sign-in page after signing in: {page.url}"
 
 
+# A CSS suffix that leaves out elements inside a dialog: a stock or staff dialog tags its counts too.
+OUTSIDE_DIALOGS = ":not(dialog *):not([role=dialog] *):not([role=alertdialog] *)"
+
+
+def fruit_label(page, fruit: str):
+    """The order screen's count of one fruit (a stock dialog that also tags its counts is left out)."""
+    return page.locator(f'[data-fruit="{fruit}"]{OUTSIDE_DIALOGS}')
+
+
+def button(scope, name: str):
+    """The button inside `scope` (a page or a locator) whose accessible name is exactly `name`."""
+    return scope.get_by_role("button", name=name, exact=True)
+
+
 # --- the HTTP API ----------------------------------------------------------------------------------
 
 class ShopApi:
@@ -366,6 +391,45 @@ class ShopApi:
     def sign_in(self, username: str = ADMIN_USERNAME, password: str = ADMIN_PASSWORD) -> requests.Response:
         return self.post("/api/session", json={"username": username, "password": password})
 
+    def sign_up(self, username: str, password: str = MEMBER_PASSWORD, name: str | None = None) -> requests.Response:
+        """POST /api/members (the raw response; the caller checks it); `name` is left out unless given."""
+        body = {"username": username, "password": password}
+        if name is not None:
+            body["name"] = name
+        return self.post("/api/members", json=body)
+
+    def list_at(self, path: str) -> list:
+        """GET `path`, which must answer 200 with a JSON list."""
+        response = self.get(path)
+        assert response.status_code == 200, f"GET {path} answered {response.status_code}: {response.text[:500]}"
+        body = response.json()
+        assert isinstance(body, list), f"GET {path} is not a JSON list: {str(body)[:500]}"
+        return body
+
+    def stock(self) -> dict:
+        """The juice bar's fruit counts: GET /api/stock, which must answer 200."""
+        response = self.get("/api/stock")
+        assert response.status_code == 200, (
+            f"GET /api/stock on {self.base_url} answered {response.status_code}: {response.text[:500]}")
+        return response.json()
+
+    def set_stock(self, fruit: str, count: int) -> None:
+        """PUT /api/stock/{fruit} (staff), which must answer 200."""
+        response = self.put(f"/api/stock/{fruit}", json={"count": count})
+        assert response.status_code == 200, (
+            f"setting {fruit} to {count} answered {response.status_code}: {response.text[:500]}")
+
+
+def fruit_stock(server) -> dict:
+    """The fruit counts of this server (ShopServer), as a guest reads them."""
+    return ShopApi(server.url).stock()
+
+
+def staff_cookie(server) -> str:
+    """A `Cookie` header value that signs a request in as the admin, for clients other than ShopApi."""
+    staff = ShopApi.signed_in_as_admin(server.url)
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in staff.http.cookies)
+
 
 def assert_error(response: requests.Response, *statuses: int, code: str | None = None) -> dict:
     """The response is one of `statuses` and a JSON body with string "error" (== code when given) and "message"."""
@@ -393,6 +457,18 @@ def assert_sign_in_cookies(response: requests.Response) -> None:
         attributes = [part.strip().lower() for part in cookie.split(";")]
         assert "httponly" in attributes, f"cookie is not HttpOnly: {cookie}"
         assert "samesite=lax" in attributes, f"cookie is not SameSite=Lax: {cookie}"
+
+
+# --- CSV exports -----------------------------------------------------------------------------------
+
+BOM = "\ufeff"
+
+
+def read_csv(text: str) -> list[dict]:
+    """The rows of a CSV export, each a dict by the header row. The text must start with the byte-order
+    mark: a spreadsheet needs it to read UTF-8."""
+    assert text.startswith(BOM), "a spreadsheet needs the byte-order mark to read UTF-8"
+    return list(csv.DictReader(io.StringIO(text[len(BOM):], newline="")))
 
 
 # --- live updates (server-sent events) ------------------------------------------------------------

@@ -16,21 +16,11 @@ class Api(ShopApi):
 
     timeout = 10  # seconds a request may take (ShopApi allows 15)
 
-    def stock(self) -> dict:
-        response = self.get("/api/stock")
-        assert response.status_code == 200, response.text
-        return response.json()
-
 
 @pytest.fixture
-def api(server):
-    return Api(server.url)
-
-
-@pytest.fixture
-def staff(server):
-    """An Api whose session is signed in as the admin."""
-    return Api.signed_in_as_admin(server.url)
+def api_client_class():
+    """The class of the `api` and `staff` clients (conftest.py)."""
+    return Api
 
 
 # --- service endpoints ---------------------------------------------------------------------------

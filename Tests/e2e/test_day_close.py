@@ -5,22 +5,18 @@ report whose records were changed with sqlite3; the staff page /reports, in a Ko
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import sqlite3
 from collections import Counter
 
-from e2e_support import ShopApi, assert_error, login, sign_in_on_current_page
-
-BOM = "\ufeff"
+from e2e_support import MEMBER_PASSWORD, ShopApi, assert_error, login, read_csv, sign_in_on_current_page
 
 
 def csv_rows(staff: ShopApi, path: str, day: str) -> list[dict]:
     response = staff.get(path, params={"from": day, "to": day})
     assert response.status_code == 200, response.text
-    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8").removeprefix(BOM), newline="")))
+    return read_csv(response.content.decode("utf-8"))
 
 
 def a_day_of_business(server) -> ShopApi:
@@ -29,8 +25,8 @@ def a_day_of_business(server) -> ShopApi:
     staff = ShopApi.signed_in_as_admin(server.url)
     guest = ShopApi(server.url)
     member = ShopApi(server.url)
-    assert member.post("/api/members", json={"username": "minji", "password": "juice-lover-1"}).status_code == 201
-    assert member.sign_in("minji", "juice-lover-1").status_code == 200
+    assert member.sign_up("minji").status_code == 201
+    assert member.sign_in("minji", MEMBER_PASSWORD).status_code == 200
     assert server.cli("stock", "add", "strawberry", "40").returncode == 0
     orders = [guest.post("/api/orders", json={"juice": juice, "pickup": pickup}).json()["order"]
               for juice, pickup in [("strawberryJuice", False), ("kiwiJuice", True), ("strawberryJuice", True),
@@ -60,8 +56,8 @@ def test_closing_is_for_staff(server):
     assert_error(guest.get("/api/days"), 401)
     assert_error(guest.get("/api/days/1"), 401)
     member = ShopApi(server.url)
-    assert member.post("/api/members", json={"username": "minji", "password": "juice-lover-1"}).status_code == 201
-    assert member.sign_in("minji", "juice-lover-1").status_code == 200
+    assert member.sign_up("minji").status_code == 201
+    assert member.sign_in("minji", MEMBER_PASSWORD).status_code == 200
     assert_error(member.post("/api/days/close"), 403)
     assert_error(member.get("/api/days"), 403)
     staff = ShopApi.signed_in_as_admin(server.url)
@@ -90,7 +86,7 @@ def test_the_z_report_adds_up_the_day_and_a_second_close_is_409(server):
     for fruit, used in report["fruits"].items():
         assert used == -sum(int(row["delta"]) for row in ledger
                             if row["fruit"] == fruit and row["cause"] in ("order", "cancel")), fruit
-    assert report["counts"] == staff.get("/api/stock").json(), "the counts at the close"
+    assert report["counts"] == staff.stock(), "the counts at the close"
 
     machine = staff.get("/api/vending").json()["totals"]
     assert report["money"] == {"inserted": machine["inserted"], "spent": machine["spent"],

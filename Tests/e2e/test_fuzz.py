@@ -19,7 +19,6 @@ $JUICEMAKER_FUZZ_SEED (12 by default) fixes the sequence; a failure prints the s
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import json
 import os
 import random
@@ -31,7 +30,7 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from e2e_support import FRUITS, JUICES, RawAnswer, ShopApi, raw_exchange, server_binary
+from e2e_support import FRUITS, JUICES, RawAnswer, ShopApi, day, raw_exchange, server_binary, staff_cookie
 from vending_support import BALANCE_CAP, PRODUCTS
 
 FUZZ_SECONDS = float(os.environ.get("JUICEMAKER_FUZZ_SECONDS", "45"))
@@ -68,10 +67,6 @@ DATES = ["2026-11-01", "+026-11-01", "-0001-01-01", "0000-00-00", "9999-12-31", 
 HEADER_NAMES = ["Accept", "Accept-Language", "Accept-Encoding", "User-Agent", "X-Forwarded-For", "If-None-Match",
                 "Range", "Authorization", "Referer", "Origin", "Expect", "Cache-Control", "X-Requested-With",
                 "Cookie", "X-Fuzz"]
-
-
-def day(offset: int = 0) -> str:
-    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
 
 
 def to_json(value) -> str:
@@ -432,17 +427,10 @@ def send(port: int, request: FuzzRequest) -> Outcome:
     return Outcome(request, answer, None)
 
 
-def staff_cookie(server) -> str:
-    response = requests.post(server.url + "/api/session", json={"username": "admin", "password": "admin-secret-pw"},
-                             timeout=15)
-    assert response.status_code == 200, f"signing in as admin answered {response.status_code}"
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in response.cookies)
-
-
 def assert_the_shop_adds_up(server) -> None:
     """No count below zero, fruit stock equal to its ledger's sum, and the machine's money balanced."""
     api = ShopApi(server.url)
-    stock = api.get("/api/stock").json()
+    stock = api.stock()
     assert all(isinstance(count, int) and count >= 0 for count in stock.values()), f"stock: {stock}"
     ledger = Counter()
     for entry in json.loads(server.cli("history", "--json", check=True).stdout):

@@ -22,7 +22,7 @@ import subprocess
 import pytest
 import requests
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, SEED_STOCK, ShopApi, assert_error, server_binary
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, SEED_STOCK, ShopApi, assert_error, day, server_binary
 
 INT64_MIN = "-9223372036854775808"
 INT64_MAX = "9223372036854775807"
@@ -30,26 +30,11 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 OVER_64_KB = 70_000
 
 
-@pytest.fixture
-def api(server):
-    return ShopApi(server.url)
-
-
-@pytest.fixture
-def staff(server):
-    return ShopApi.signed_in_as_admin(server.url)
-
-
 def assert_still_up(server) -> None:
     """The process is running and GET /health answers 200."""
     assert server.alive(), f"the server exited with status {server.process.returncode}"
     health = requests.get(server.url + "/health", timeout=5)
     assert health.status_code == 200, f"GET /health answered {health.status_code} afterwards"
-
-
-def day(offset: int = 0) -> str:
-    """The machine's (= the server's) local date, `offset` days away, as YYYY-MM-DD."""
-    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
 
 
 def news_titles(api: ShopApi) -> list[str]:
@@ -192,7 +177,7 @@ def test_a_wrong_method_on_a_known_path_is_405_with_allow(server, staff, method,
     allow = [item.strip() for item in response.headers.get("Allow", "").split(",")]
     assert allowed in allow, f"{method} {path}: Allow is {response.headers.get('Allow')!r}, without {allowed}"
     assert method not in allow
-    assert staff.get("/api/stock").json() == SEED_STOCK
+    assert staff.stock() == SEED_STOCK
 
 
 # --- event dates with a sign ----------------------------------------------------------------------------

@@ -4,12 +4,10 @@ added with the CLI. Each payload would set `window.__pwned` if it ever ran.
 """
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, ShopApi
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, MEMBER_PASSWORD, ShopApi, day
 
 PAYLOADS = {
     # `$&` and `{needed}` would be read by a careless placeholder filling (the shortage line's).
@@ -23,7 +21,6 @@ PAYLOADS = {
     "event_title": '<img src=x onerror="window.__pwned=8">',
     "event_body": "{{juice}} </dialog><script>window.__pwned=9</script>",
 }
-MEMBER_PASSWORD = "juicy-pass-123"
 
 
 def assert_nothing_ran(page: Page, where: str) -> None:
@@ -53,10 +50,9 @@ def hostile_shop(server):
     assert added.returncode == 0, added.stderr
 
     member = ShopApi(server.url)
-    assert member.post("/api/members", json={"username": "hostile", "password": MEMBER_PASSWORD,
-                                              "name": PAYLOADS["name"]}).status_code == 201
+    assert member.sign_up("hostile", name=PAYLOADS["name"]).status_code == 201
     staff = ShopApi.signed_in_as_admin(server.url)
-    today = dt.date.today().isoformat()
+    today = day()
     assert staff.post("/api/news", files={"title": (None, PAYLOADS["news_title"]),
                                           "body": (None, PAYLOADS["news_body"])}).status_code == 201
     assert staff.post("/api/events", files={"title": (None, PAYLOADS["event_title"]), "body": (None, PAYLOADS["event_body"]),

@@ -17,10 +17,9 @@ import pytest
 import requests
 from playwright.sync_api import Locator, Page, expect
 
-from e2e_support import (ADMIN_PASSWORD, ADMIN_USERNAME, ARTIFACTS, SEED_STOCK, ShopApi, assert_error,
-                         assert_sign_in_cookies, set_cookie_lines, sign_in_on_current_page)
+from e2e_support import (ADMIN_PASSWORD, ADMIN_USERNAME, ARTIFACTS, MEMBER_PASSWORD, SEED_STOCK, ShopApi,
+                         assert_error, assert_sign_in_cookies, button, day, set_cookie_lines, sign_in_on_current_page)
 
-MEMBER_PASSWORD = "juicy-pass-123"
 # A member orders for pickup: the first order of the day is called as 1번.
 ORDERED_BANANA = "1번 바나나쥬스 주문이 접수되었어요."
 EVENT_TITLE = "딸기 축제 이벤트"
@@ -56,19 +55,7 @@ GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEA
 # --- HTTP clients --------------------------------------------------------------------------------
 
 class Client(ShopApi):
-    """A client of the member app, with its own cookies; after `make_member` it knows who it is."""
-
-    def __init__(self, base_url: str):
-        super().__init__(base_url)
-        self.username: str | None = None
-        self.password: str | None = None
-        self.name: str | None = None
-
-    def sign_up(self, username: str, password: str = MEMBER_PASSWORD, name: str | None = None) -> requests.Response:
-        body = {"username": username, "password": password}
-        if name is not None:
-            body["name"] = name
-        return self.post("/api/members", json=body)
+    """A client of the member app (What's New and events), with its own cookies."""
 
     def post_news(self, title: str, body: str = "", image: tuple | None = None) -> requests.Response:
         return self.post("/api/news", files=form_parts({"title": title, "body": body}, image))
@@ -77,16 +64,7 @@ class Client(ShopApi):
         return self.post("/api/events", files=form_parts({"title": title, "body": body, "start": start, "end": end}, image))
 
     def news(self) -> list[dict]:
-        response = self.get("/api/news")
-        assert response.status_code == 200, response.text
-        news = response.json()
-        assert isinstance(news, list), f"GET /api/news is not a list: {news}"
-        return news
-
-    def stock(self) -> dict:
-        response = self.get("/api/stock")
-        assert response.status_code == 200, response.text
-        return response.json()
+        return self.list_at("/api/news")
 
 
 def form_parts(fields: dict[str, str], image: tuple | None) -> dict:
@@ -112,41 +90,13 @@ def orders_of(body) -> list[dict]:
     return orders
 
 
-def day(offset: int = 0) -> str:
-    """The machine's (= the server's) local date, `offset` days away, as YYYY-MM-DD."""
-    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
-
-
 @pytest.fixture
-def api(server):
-    return Client(server.url)
-
-
-@pytest.fixture
-def staff(server):
-    """A client signed in as the admin."""
-    staff = Client(server.url)
-    signed_in(staff.sign_in(ADMIN_USERNAME, ADMIN_PASSWORD), "admin")
-    return staff
-
-
-@pytest.fixture
-def make_member(server):
-    """`make_member("minji", name="민지")`: signs up a member through the API and returns a client signed in as them."""
-    def make(username: str, name: str | None = None, password: str = MEMBER_PASSWORD) -> Client:
-        member = Client(server.url)
-        created(member.sign_up(username, password, name), f"POST /api/members for {username}")
-        signed_in(member.sign_in(username, password), username)
-        member.username, member.password, member.name = username, password, name or username
-        return member
-    return make
+def api_client_class():
+    """The class of the `api`, `staff` and `make_member` clients (conftest.py)."""
+    return Client
 
 
 # --- browser helpers -----------------------------------------------------------------------------
-
-def button(scope, name: str) -> Locator:
-    return scope.get_by_role("button", name=name, exact=True)
-
 
 def event_dialog(page: Page) -> Locator:
     return page.locator("dialog").filter(has_text=EVENT_TITLE)

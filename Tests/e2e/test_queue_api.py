@@ -19,7 +19,6 @@ import requests
 from e2e_support import (RECIPES, SEED_STOCK, ShopApi, assert_error, metric_value, open_live_stream,
                          read_lines_into, wait_for)
 
-MEMBER_PASSWORD = "juicy-pass-123"
 ORDER_FIELDS = {"id", "number", "day", "status", "pickup", "juice", "time", "statusTime", "actor"}
 QUEUE_FIELDS = {"id", "number", "juice", "status", "time", "age"}
 LIVE_DEADLINE_S = 1.0  # a queue event must reflect a change within this long
@@ -31,11 +30,6 @@ class Api(ShopApi):
     """The queue's API."""
 
     timeout = 10
-
-    def stock(self) -> dict:
-        response = self.get("/api/stock")
-        assert response.status_code == 200, response.text
-        return response.json()
 
     def order(self, juice: str = "bananaJuice", pickup: bool | None = True, key: str | None = None) -> requests.Response:
         body = {"juice": juice} if pickup is None else {"juice": juice, "pickup": pickup}
@@ -58,11 +52,7 @@ class Api(ShopApi):
         return response.json()
 
     def queue(self) -> list[dict]:
-        response = self.get("/api/queue")
-        assert response.status_code == 200, response.text
-        body = response.json()
-        assert isinstance(body, list), f"GET /api/queue is not a JSON array: {body}"
-        return body
+        return self.list_at("/api/queue")
 
     def move(self, id, status: str) -> requests.Response:
         return self.post(f"/api/orders/{id}/status", json={"status": status})
@@ -77,33 +67,11 @@ class Api(ShopApi):
     def cancel(self, id) -> requests.Response:
         return self.post(f"/api/orders/{id}/cancel")
 
-    def sign_up(self, username: str, password: str = MEMBER_PASSWORD) -> requests.Response:
-        return self.post("/api/members", json={"username": username, "password": password})
-
 
 @pytest.fixture
-def api(server):
-    """A guest."""
-    return Api(server.url)
-
-
-@pytest.fixture
-def staff(server):
-    """An Api signed in as the admin."""
-    return Api.signed_in_as_admin(server.url)
-
-
-@pytest.fixture
-def make_member(server):
-    """`make_member("minji")`: signs up a member and returns an Api signed in as them."""
-    def make(username: str) -> Api:
-        member = Api(server.url)
-        response = member.sign_up(username)
-        assert response.status_code == 201, f"POST /api/members {username} answered {response.status_code}: {response.text}"
-        response = member.sign_in(username, MEMBER_PASSWORD)
-        assert response.status_code in (200, 204), f"signing in as {username} answered {response.status_code}: {response.text}"
-        return member
-    return make
+def api_client_class():
+    """The class of the `api`, `staff` and `make_member` clients (conftest.py)."""
+    return Api
 
 
 def without(stock: dict, juice: str, times: int = 1) -> dict:

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e_support import ShopApi, login, sign_in_on_current_page
+from e2e_support import MEMBER_PASSWORD, ShopApi, fruit_stock, login, sign_in_on_current_page
 
 LIVE_MS = 1_000  # every open page follows a change within a second
 
@@ -17,13 +17,9 @@ LIVE_MS = 1_000  # every open page follows a change within a second
 def sign_up(page, server, username: str, query: str = "") -> None:
     page.goto(server.url + "/signup" + query)
     page.locator("#username").fill(username)
-    page.locator("#password").fill("password123")
+    page.locator("#password").fill(MEMBER_PASSWORD)
     with page.expect_navigation():
         page.locator("form button[type=submit]").click()
-
-
-def stock(server) -> dict:
-    return ShopApi(server.url).get("/api/stock").json()
 
 
 def test_a_member_order_goes_from_the_button_to_pickup_on_every_screen(new_page, server):
@@ -38,13 +34,13 @@ def test_a_member_order_goes_from_the_button_to_pickup_on_every_screen(new_page,
     expect(board.get_by_role("heading", name="준비 중")).to_be_visible()
     expect(board.get_by_role("heading", name="픽업하세요")).to_be_visible()
     expect(member.locator("#queue-wait")).to_have_text(re.compile(r"^대기 0잔 · 약 \d+분$"))
-    before = stock(server)
+    before = fruit_stock(server)
 
     member.get_by_role("button", name="딸바쥬스 주문").click()
     expect(member.locator("#order-result")).to_have_text("1번 딸바쥬스 주문이 접수되었어요.")
     mine = member.locator('#my-queue li[data-order-id]')
     expect(mine).to_have_text(re.compile(r"1번 딸바쥬스 · 접수"))
-    assert stock(server)["strawberry"] == before["strawberry"] - 10, "the fruit is taken when the order is accepted"
+    assert fruit_stock(server)["strawberry"] == before["strawberry"] - 10, "the fruit is taken when the order is accepted"
 
     card = staff.locator(".ticket")
     expect(card).to_have_count(1, timeout=LIVE_MS)
@@ -76,7 +72,7 @@ def test_a_member_order_goes_from_the_button_to_pickup_on_every_screen(new_page,
 
 def test_staff_cancel_asks_first_and_puts_the_fruit_back(new_page, server):
     api = ShopApi.signed_in_as_admin(server.url)
-    before = stock(server)
+    before = fruit_stock(server)
     api.post("/api/orders", json={"juice": "mangoKiwiJuice", "pickup": True})
     staff = new_page()
     login(staff, server)
@@ -95,21 +91,21 @@ def test_staff_cancel_asks_first_and_puts_the_fruit_back(new_page, server):
     cancel.click()
     dialog.get_by_role("button", name="예").click()
     expect(staff.locator(".ticket")).to_have_count(0)
-    assert stock(server) == before, "the recipe's fruit is back, exactly"
+    assert fruit_stock(server) == before, "the recipe's fruit is back, exactly"
     assert api.get("/api/orders/1").json()["status"] == "cancelled"
 
 
 def test_a_member_cancels_their_order_while_it_is_received(new_page, server):
     member = new_page()
     sign_up(member, server, "minho")
-    before = stock(server)
+    before = fruit_stock(server)
     member.get_by_role("button", name="키위쥬스 주문").click()
     mine = member.locator("#my-queue li")
     expect(mine).to_have_text(re.compile("접수"))
     mine.get_by_role("button", name=re.compile("취소")).click()
     expect(member.locator("#order-result")).to_have_text("1번 주문을 취소했어요.")
     expect(mine).to_have_count(0)
-    assert stock(server) == before
+    assert fruit_stock(server) == before
 
 
 def test_the_member_is_notified_when_their_order_is_ready(new_page, server):

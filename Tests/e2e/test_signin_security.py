@@ -24,9 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from e2e_support import RawAnswer, ShopApi, parse_http_answer
+from e2e_support import MEMBER_PASSWORD, RawAnswer, ShopApi, parse_http_answer
 
-MEMBER_PASSWORD = "the-right-one-42"
 GUESSES = 100
 MOST_CHECKED = 5  # the lock-out's allowance per username and window
 BOGUS = 120
@@ -65,7 +64,7 @@ def error_of(answer: RawAnswer) -> str | None:
 
 
 def make_member(server, username: str) -> None:
-    response = ShopApi(server.url).post("/api/members", json={"username": username, "password": MEMBER_PASSWORD})
+    response = ShopApi(server.url).sign_up(username)
     assert response.status_code == 201, f"signing up {username} answered {response.status_code}: {response.text}"
 
 

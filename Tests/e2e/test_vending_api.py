@@ -12,14 +12,9 @@ from vending_support import (BALANCE_CAP, HOT_ON_A_NEW_MACHINE, KINDS, MAX_RESTO
 
 
 @pytest.fixture
-def api(server):
-    return VendingApi(server.url)
-
-
-@pytest.fixture
-def staff(server):
-    """A VendingApi whose session is signed in as the admin."""
-    return VendingApi.signed_in_as_admin(server.url)
+def api_client_class():
+    """The class of the `api` and `staff` clients (conftest.py)."""
+    return VendingApi
 
 
 # What each product's kind alone has, as plain fields beside the kind (the seed's catalog).

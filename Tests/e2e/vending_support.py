@@ -5,11 +5,9 @@ A new machine holds five of each of nine products, has a balance of 0 won, and t
 """
 from __future__ import annotations
 
-import datetime as dt
-
 import requests
 
-from e2e_support import ShopApi
+from e2e_support import ShopApi, day
 
 PRODUCTS = ["strawberryMilk", "chocolateMilk", "bananaMilk", "cola", "cider", "fanta", "top", "cantata", "georgia"]
 KINDS = {
@@ -36,7 +34,7 @@ def fewest_units(amount: int) -> dict[str, int]:
 
 
 def days_ago(days: int) -> str:
-    return (dt.date.today() - dt.timedelta(days=days)).isoformat()
+    return day(-days)
 
 
 class VendingApi(ShopApi):
@@ -61,6 +59,7 @@ class VendingApi(ShopApi):
         return {id: product["price"] for id, product in self.products().items()}
 
     def stock(self) -> dict[str, int]:
+        """The machine's cans by product (ShopApi.stock is the juice bar's fruit)."""
         return {id: product["stock"] for id, product in self.products().items()}
 
     def balance(self) -> int:
@@ -68,13 +67,6 @@ class VendingApi(ShopApi):
 
     def totals(self) -> dict:
         return self.machine()["totals"]
-
-    def list_at(self, path: str) -> list:
-        response = self.get(path)
-        assert response.status_code == 200, f"GET {path} answered {response.status_code}: {response.text[:500]}"
-        body = response.json()
-        assert isinstance(body, list), f"GET {path} is not a JSON list: {str(body)[:500]}"
-        return body
 
     def history(self) -> list:
         return self.list_at("/api/vending/history")
