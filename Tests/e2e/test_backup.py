@@ -14,15 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
-from e2e_support import ShopApi, server_binary
+from e2e_support import FRUITS, ShopApi, fruit_stock, server_binary
 
 CONNECTIONS = 64
 
 
 def set_plenty_of_fruit(server) -> None:
     staff = ShopApi.signed_in_as_admin(server.url)
-    for fruit in ("strawberry", "banana", "pineapple", "kiwi", "mango"):
-        assert staff.put(f"/api/stock/{fruit}", json={"count": 1_000_000}).status_code == 200
+    for fruit in FRUITS:
+        staff.set_stock(fruit, 1_000_000)
 
 
 def order_ids_in(path) -> set[int]:
@@ -88,7 +88,7 @@ def test_restore_waits_for_no_server_and_puts_the_backup_back(start_server, tmp_
     assert restored.returncode == 0, restored.stderr
     shop.start()
     assert [o["juice"] for o in ShopApi(shop.url).get("/api/orders").json()] == ["kiwiJuice"]
-    assert ShopApi(shop.url).get("/api/stock").json()["mango"] == 10
+    assert fruit_stock(shop)["mango"] == 10
 
 
 def test_a_postgres_shop_is_told_to_use_pg_dump(tmp_path):

@@ -5,19 +5,9 @@ Korean names and hostile text intact, and their totals match the stock and the m
 """
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date, timedelta
 
-from e2e_support import ShopApi, assert_error
-
-BOM = "\ufeff"
-
-
-def rows(text: str) -> list[dict]:
-    assert text.startswith(BOM), "a spreadsheet needs the byte-order mark to read UTF-8"
-    return list(csv.DictReader(io.StringIO(text[len(BOM):], newline="")))
-
+from e2e_support import ShopApi, assert_error, read_csv
 
 def export(staff: ShopApi, path: str, **period) -> str:
     response = staff.get(path, params=period)
@@ -46,31 +36,31 @@ def test_a_days_records_read_back_and_add_up(server):
     for product in ("cola", "cider"):
         assert guest.post("/api/vending/purchases", json={"product": product}).status_code == 201
 
-    orders = rows(export(staff, "/api/orders.csv"))
+    orders = read_csv(export(staff, "/api/orders.csv"))
     assert [row["number"] for row in orders] == ["1", "2", "3"]
     assert [row["name"] for row in orders] == ["딸바쥬스", "키위쥬스", "망고쥬스"]
     assert [row["status"] for row in orders] == ["received", "pickedUp", "cancelled"]
 
-    ledger = rows(export(staff, "/api/ledger.csv"))
-    stock = guest.get("/api/stock").json()
+    ledger = read_csv(export(staff, "/api/ledger.csv"))
+    stock = guest.stock()
     for fruit, count in stock.items():
         assert sum(int(row["delta"]) for row in ledger if row["fruit"] == fruit) == count, fruit
     assert {row["cause"] for row in ledger} == {"delivery", "order", "cancel"}
     assert any(row["name"] == "딸기" for row in ledger)
 
-    sales = rows(export(staff, "/api/vending/sales.csv"))
+    sales = read_csv(export(staff, "/api/vending/sales.csv"))
     assert [row["product"] for row in sales] == ["cola", "cider"]
     spent = guest.get("/api/vending").json()["totals"]["spent"]
     assert sum(int(row["price"]) for row in sales) == spent
 
     today = date.fromisoformat(orders[0]["day"])
     yesterday = (today - timedelta(days=1)).isoformat()
-    assert rows(export(staff, "/api/orders.csv", to=yesterday)) == []
-    assert len(rows(export(staff, "/api/orders.csv", **{"from": today.isoformat(), "to": today.isoformat()}))) == 3
+    assert read_csv(export(staff, "/api/orders.csv", to=yesterday)) == []
+    assert len(read_csv(export(staff, "/api/orders.csv", **{"from": today.isoformat(), "to": today.isoformat()}))) == 3
 
     cli = server.cli("orders", "--csv")
     assert cli.returncode == 0, cli.stderr
-    assert rows(cli.stdout) == orders, "the CLI writes the same rows"
+    assert read_csv(cli.stdout) == orders, "the CLI writes the same rows"
 
 
 def test_hostile_names_stay_one_field_and_a_long_export_comes_whole(server):
@@ -81,9 +71,9 @@ def test_hostile_names_stay_one_field_and_a_long_export_comes_whole(server):
     staff = ShopApi.signed_in_as_admin(server.url)
     for _ in range(1_200):
         assert staff.post("/api/orders", json={"juice": "lycheeJuice"}).status_code == 201
-    ledger = rows(export(staff, "/api/ledger.csv"))
+    ledger = read_csv(export(staff, "/api/ledger.csv"))
     assert {row["name"] for row in ledger if row["fruit"] == "lychee"} == {'리치, "특"\n품'}
-    orders = rows(export(staff, "/api/orders.csv"))
+    orders = read_csv(export(staff, "/api/orders.csv"))
     assert len(orders) == 1_200 and [int(row["id"]) for row in orders] == sorted(int(row["id"]) for row in orders)
     raw = export(staff, "/api/orders.csv")
     assert raw.count("\r\n") == 1_201, "every line ends in CRLF"

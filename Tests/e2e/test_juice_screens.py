@@ -11,7 +11,8 @@ from urllib.parse import urlparse
 import requests
 from playwright.sync_api import Locator, Page, expect
 
-from e2e_support import FRUIT_NAMES_KO, FRUITS, JUICE_NAMES_KO, JUICES, SEED_STOCK, login, sign_in_on_current_page
+from e2e_support import (FRUIT_NAMES_KO, FRUITS, JUICE_NAMES_KO, JUICES, SEED_STOCK, button, fruit_label, fruit_stock,
+                         login, sign_in_on_current_page)
 
 LIVE_TIMEOUT_MS = 1_500  # the contract says 1 s; the rest is slack for the test machine
 
@@ -21,17 +22,8 @@ SHORT = "재료가 모자라요. 재고를 수정할까요?"
 
 # --- what the tests look for ---------------------------------------------------------------------
 
-def fruit_label(page: Page, fruit: str) -> Locator:
-    """The order screen's count of one fruit (a stock dialog that also tags its counts is left out)."""
-    return page.locator(f'[data-fruit="{fruit}"]:not(dialog *):not([role=dialog] *):not([role=alertdialog] *)')
-
-
 def order_button(page: Page, juice: str) -> Locator:
     return page.locator(f'[data-juice="{juice}"]')
-
-
-def button(scope, name: str) -> Locator:
-    return scope.get_by_role("button", name=name, exact=True)
 
 
 def dialog_saying(page: Page, text: str) -> Locator:
@@ -47,17 +39,11 @@ def open_order_screen(page: Page, server, query: str = "") -> None:
     expect(order_button(page, "strawberryBananaJuice")).to_be_visible()
 
 
-def api_stock(server) -> dict:
-    response = requests.get(server.url + "/api/stock", timeout=5)
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
 def wait_for_api_stock(server, timeout_s: float = 3, **expected: int) -> None:
     """Polls GET /api/stock until the given fruits have the given counts."""
     deadline = time.monotonic() + timeout_s
     while True:
-        stock = api_stock(server)
+        stock = fruit_stock(server)
         if all(stock.get(fruit) == count for fruit, count in expected.items()):
             return
         assert time.monotonic() < deadline, f"GET /api/stock is {stock} after {timeout_s} s, wanted {expected}"
@@ -110,7 +96,7 @@ def test_short_order_asks_to_edit_stock_and_no_leaves_stock_alone(page, server):
     expect(button(ask, "예")).to_be_visible()
     button(ask, "아니오").click()
     expect(ask).to_be_hidden()
-    assert api_stock(server) == SEED_STOCK
+    assert fruit_stock(server) == SEED_STOCK
     expect(fruit_label(page, "strawberry")).to_have_text("10")
 
 
@@ -159,7 +145,7 @@ def test_stock_screen_saves_each_step_and_stops_at_zero(page, server):
         mango_minus.click()
         # Nothing to wait for when nothing should happen: give a wrong save time to land, then look.
         page.wait_for_timeout(500)
-        assert api_stock(server)["mango"] == 0, "망고 빼기 took mango below 0"
+        assert fruit_stock(server)["mango"] == 0, "망고 빼기 took mango below 0"
 
     button(stock, "닫기").first.click()
     expect(stock).to_be_hidden()
@@ -196,7 +182,7 @@ def test_stock_screen_is_the_seeds_and_takes_a_typed_count(page, server):
         kiwi.press("Enter")
         expect(stock.locator("#stock-error")).to_have_text("0부터 1000000까지의 수를 입력해 주세요.")
         expect(kiwi).to_have_value("50")
-    assert api_stock(server)["kiwi"] == 50
+    assert fruit_stock(server)["kiwi"] == 50
 
     close.click()
     expect(stock).to_be_hidden()

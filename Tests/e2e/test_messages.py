@@ -13,7 +13,7 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, button
 
 GIF = bytes.fromhex("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b")
 
@@ -56,24 +56,22 @@ SAID = {
 LOCALES = list(LABELS)
 
 
-def button(scope, name: str):
-    return scope.get_by_role("button", name=name, exact=True)
+def submit_account_form(page: Page, locale: str, username: str, password: str, submit: str) -> None:
+    """Fills the username and password of the form on the page and presses its `submit` button ("sign_up"
+    or "sign_in", in LABELS), waiting for the page it leads to."""
+    labels = LABELS[locale]
+    page.get_by_label(labels["username"], exact=True).fill(username)
+    page.get_by_label(labels["password"], exact=True).fill(password)
+    with page.expect_navigation():
+        button(page, labels[submit]).click()
 
 
 def sign_up_on_page(page: Page, locale: str, username: str, password: str) -> None:
-    labels = LABELS[locale]
-    page.get_by_label(labels["username"], exact=True).fill(username)
-    page.get_by_label(labels["password"], exact=True).fill(password)
-    with page.expect_navigation():
-        button(page, labels["sign_up"]).click()
+    submit_account_form(page, locale, username, password, "sign_up")
 
 
 def sign_in_on_page(page: Page, locale: str, username: str, password: str) -> None:
-    labels = LABELS[locale]
-    page.get_by_label(labels["username"], exact=True).fill(username)
-    page.get_by_label(labels["password"], exact=True).fill(password)
-    with page.expect_navigation():
-        button(page, labels["sign_in"]).click()
+    submit_account_form(page, locale, username, password, "sign_in")
 
 
 def page_alert(page: Page):

@@ -22,9 +22,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ShopApi, ShopServer,
-                         assert_error, check_no_failures, deducted, error_code, make_server_workdir, open_live_stream,
-                         read_lines_into, refusing_port, run_all, server_binary, stop_all, unexpected_machine_answers)
+from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ShopApi, ShopServer, assert_error,
+                         check_no_failures, deducted, error_code, fruit_label, fruit_stock, make_server_workdir,
+                         open_live_stream, read_lines_into, refusing_port, run_all, server_binary, stop_all,
+                         unexpected_machine_answers)
 from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 POSTGRES_URL_VARIABLE = "JUICEMAKER_TEST_POSTGRES_URL"
@@ -101,12 +102,6 @@ def shops(request, postgres_database):
     stop_all(pair)
 
 
-def fruit_stock(shop: ShopServer) -> dict:
-    response = ShopApi(shop.url).get("/api/stock")
-    assert response.status_code == 200, f"GET /api/stock on {shop.url} answered {response.status_code}"
-    return response.json()
-
-
 def vending_state(shop: ShopServer) -> dict:
     """What the machine on this instance says: items left by product, and its money."""
     machine = VendingApi(shop.url).machine()
@@ -136,11 +131,6 @@ def sign_in_staff(shop: ShopServer) -> VendingApi:
     return VendingApi.signed_in_as_admin(shop.url)
 
 
-def set_fruit(staff: ShopApi, fruit: str, count: int) -> None:
-    response = staff.put(f"/api/stock/{fruit}", json={"count": count})
-    assert response.status_code == 200, f"setting {fruit} to {count} answered {response.status_code}: {response.text}"
-
-
 # --- thousands of orders and purchases, split between the two ------------------------------------------
 
 def test_thousands_of_orders_and_purchases_split_between_two_instances_reconcile_exactly(shops):
@@ -156,7 +146,7 @@ def test_thousands_of_orders_and_purchases_split_between_two_instances_reconcile
     stocked = {fruit: int(needed[fruit] * STOCKED_SHARE) for fruit in FRUITS}
     staff_on_a, staff_on_b = sign_in_staff(a), sign_in_staff(b)
     for fruit in FRUITS:
-        set_fruit(staff_on_a, fruit, stocked[fruit])
+        staff_on_a.set_stock(fruit, stocked[fruit])
     for product in PRODUCTS:
         if product != NOT_RESTOCKED:
             staff_on_b.restock_ok(product, RESTOCK)
@@ -298,7 +288,7 @@ def test_racing_buyers_split_between_instances_get_exactly_what_is_left(shops):
     """Three mangoes make one mango juice: of 20 orders at once, half on each instance, exactly one is made.
     Five colas: of 40 buyers at once, half on each instance, exactly five get one, each a different can."""
     a, b = shops
-    set_fruit(sign_in_staff(b), "mango", 3)
+    sign_in_staff(b).set_stock("mango", 3)
     both_settle_on(shops, lambda shop: fruit_stock(shop)["mango"], 3, "mango")
 
     clients = [Clients(a.url), Clients(b.url)]
@@ -341,11 +331,6 @@ def test_racing_buyers_split_between_instances_get_exactly_what_is_left(shops):
 
 # --- live updates across instances ----------------------------------------------------------------
 
-def fruit_count(page, fruit: str):
-    """The order screen's count of one fruit, leaving out any dialog's."""
-    return page.locator(f'[data-fruit="{fruit}"]:not(dialog *):not([role=dialog] *):not([role=alertdialog] *)')
-
-
 def wait_for_data(lines: queue.Queue, wanted, until: float, seen: list[str], event: str | None = None) -> bool:
     """Reads stream lines into `seen` until a `data:` line's JSON (of an `event` event, when given) satisfies
     `wanted`, or time `until` passes."""
@@ -378,11 +363,11 @@ def test_an_order_and_a_coin_on_one_instance_reach_the_other_instances_stream_an
     try:
         page = context.new_page()
         page.goto(b.url + "/")
-        banana_on_b = fruit_count(page, "banana")
+        banana_on_b = fruit_label(page, "banana")
         expect(banana_on_b).to_have_text("10")
         # The page's live channel is up once an order on its own instance shows (pineapple 10 → 8).
         assert ShopApi(b.url).post("/api/orders", json={"juice": "pineappleJuice"}).status_code == 201
-        expect(fruit_count(page, "pineapple")).to_have_text("8", timeout=3_000)
+        expect(fruit_label(page, "pineapple")).to_have_text("8", timeout=3_000)
 
         with open_live_stream(b) as stream:
             assert stream.status_code == 200
@@ -483,7 +468,7 @@ def test_a_session_made_on_one_instance_works_on_the_other_until_signed_out_ther
     on_b_me = on_b.get("/api/me")
     assert on_b_me.status_code == 200, f"A's session is not known on B: {on_b_me.status_code} {on_b_me.text}"
     assert on_b_me.json() == me.json()
-    set_fruit(on_b, "kiwi", 42)
+    on_b.set_stock("kiwi", 42)
     both_settle_on(shops, lambda shop: fruit_stock(shop)["kiwi"], 42, "kiwi")
 
     signed_out = on_b.delete("/api/session")

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from e2e_support import FRUITS, RECIPES, REPO, ShopServer, deducted, make_server_workdir, server_binary
+from e2e_support import FRUITS, RECIPES, REPO, ShopServer, deducted, make_server_workdir, server_binary, staff_cookie
 
 
 def ledger_sums(server):
@@ -133,8 +133,7 @@ def test_the_api_answers_its_own_description_without_server_errors(server):
     """schemathesis reads /openapi.yaml and sends what it describes, and what it does not:
     no 5xx, and every response matches the document. It signs in as staff, so the staff
     routes are exercised too."""
-    session = requests.post(server.url + "/api/session", json={"username": "admin", "password": "admin-secret-pw"})
-    cookie = session.headers["Set-Cookie"].split(";")[0]
+    cookie = staff_cookie(server)
     report = subprocess.run(
         ["schemathesis", "--config-file", str(REPO / "Tests/e2e/schemathesis.toml"), "run", server.url + "/openapi.yaml", "--checks", "all", "--header", f"Cookie: {cookie}",
          "--max-examples", "30", "--suppress-health-check", "all", "--request-timeout", "10",

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from e2e_support import login
+from e2e_support import OUTSIDE_DIALOGS, button, login
 from vending_support import PRODUCTS, START_STOCK, VendingApi
 
 LIVE_TIMEOUT_MS = 1_500  # the contract says within 1.5 s
@@ -25,7 +25,7 @@ CHANGE = "잔돈 반환"
 
 def stock_label(page: Page, product: str) -> Locator:
     """The screen's count of one product (a staff dialog that also tags its counts is left out)."""
-    return page.locator(f'[data-product="{product}"]:not(dialog *):not([role=dialog] *):not([role=alertdialog] *)')
+    return page.locator(f'[data-product="{product}"]{OUTSIDE_DIALOGS}')
 
 
 def buy_button(page: Page, product: str) -> Locator:
@@ -59,10 +59,6 @@ def balance_text(amount: int) -> re.Pattern:
 
 def money_button(page: Page, amount: int) -> Locator:
     return page.get_by_role("button", name=re.compile(rf"^\s*{won_pattern(amount)}\s*$"))
-
-
-def button(scope, name: str) -> Locator:
-    return scope.get_by_role("button", name=name, exact=True)
 
 
 def is_live_stream(response) -> bool:
