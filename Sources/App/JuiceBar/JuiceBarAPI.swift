@@ -19,58 +19,96 @@ struct JuiceBarAPI {
     struct LevelEdit: Decodable { let level: Int }
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.get("menu") { _, _ in Response.json(MenuAnswer(menu: juiceBar.menu, stock: juiceBar.stock.stock)) }
-        api.get("stock") { _, _ in Response.json(juiceBar.stock.stock) }
-        api.get("orders") { request, _ in
-            Response.json(try await juiceBar.orders(limit: try limit(request)))
+        api.get("menu", use: menu)
+        api.group("orders")
+            .get(use: orders)
+            .post(use: order)
+            .get(":id", use: findOrder)
+            .post(":id/cancel", use: cancelOrder)
+        api.group("queue")
+            .get(use: queue)
+            .get("wait", use: wait)
+        api.group("stock")
+            .get(use: stock)
+            .get("low", use: lowStock)
+        api.group().add(middleware: SignInRequired.staffAPI)
+            .post("orders/:id/status", use: moveOrder)
+            .put("stock/:fruit", use: setStock)
+            .put("stock/:fruit/level", use: setLevel)
+    }
+
+    @Sendable func menu(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(MenuAnswer(menu: juiceBar.menu, stock: juiceBar.stock.stock))
+    }
+
+    @Sendable func stock(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(juiceBar.stock.stock)
+    }
+
+    @Sendable func orders(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(try await juiceBar.orders(limit: try request.listLimit()))
+    }
+
+    /// Orders a juice, once per `Idempotency-Key`.
+    @Sendable func order(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        try await idempotent.handle(request, context: context) { request, context in
+            let body = try await request.decodeJSON(OrderRequest.self)
+            let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
+                                                   pickup: body.pickup ?? false)
+            return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: OrderAnswer(receipt).json))
         }
-        api.post("orders") { request, context in
-            try await idempotent.handle(request, context: context) { request, context in
-                let body = try await request.decodeJSON(OrderRequest.self)
-                let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
-                                                       pickup: body.pickup ?? false)
-                return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
-                                body: .init(byteBuffer: OrderAnswer(receipt).json))
-            }
-        }
-        api.get("orders/:id") { _, context in
-            Response.json(try await requireOrder(context))
-        }
-        api.post("orders/:id/status") { request, context in
-            let staff = try context.requireStaff()
-            let id = try orderID(context)
-            let asked = try await request.decodeJSON(StatusRequest.self)
-            return Response.json(try await juiceBar.move(order: id, to: asked.status, actor: "staff:\(staff.username)"))
-        }
-        api.post("orders/:id/cancel") { _, context in
-            guard let account = context.account else { throw APIError.unauthorized }
-            let canceller: Canceller = account.isStaff ? .staff : .member(account.id)
-            let receipt = try await juiceBar.cancel(order: try orderID(context), by: canceller, actor: context.actor)
-            return Response.json(receipt.order)
-        }
-        api.get("queue") { _, _ in
-            let queue = try await juiceBar.readQueue()
-            let now = Date()
-            return Response.json(queue.map { QueueEntry($0, now: now) })
-        }
-        api.get("queue/wait") { _, _ in Response.json(try await juiceBar.wait(in: try await juiceBar.readQueue())) }
-        api.get("stock/low") { _, _ in
-            Response.json(juiceBar.lowStock.map { StockLevelAnswer($0.fruit, count: $0.count) })
-        }
-        api.put("stock/:fruit/level") { request, context in
-            let staff = try context.requireStaff()
-            let fruit = try knownFruit(context)
-            let edit = try await request.decodeJSON(LevelEdit.self)
-            let set = try await juiceBar.setLevel(fruit, to: edit.level, actor: "staff:\(staff.username)")
-            return Response.json(StockLevelAnswer(set, count: juiceBar.stock.stock[fruit]))
-        }
-        api.put("stock/:fruit") { request, context in
-            let staff = try context.requireStaff()
-            let fruit = try knownFruit(context)
-            let edit = try await request.decodeJSON(StockEdit.self)
-            let snapshot = try await juiceBar.setStock(fruit, to: edit.count, actor: "staff:\(staff.username)")
-            return Response.json(StockEditAnswer(fruit: fruit, snapshot: snapshot))
-        }
+    }
+
+    @Sendable func findOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let id = try orderID(context)
+        guard let order = try await juiceBar.order(id: id) else { throw OrderError.unknownOrder(id) }
+        return Response.json(order)
+    }
+
+    /// Staff move an order along the queue (`making`, `ready`, `pickedUp`).
+    @Sendable func moveOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let id = try orderID(context)
+        let asked = try await request.decodeJSON(StatusRequest.self)
+        return Response.json(try await juiceBar.move(order: id, to: asked.status, actor: context.actor))
+    }
+
+    /// Staff cancel any order still queued; a member only their own.
+    @Sendable func cancelOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let account = try context.requireAccount()
+        let canceller: Canceller = account.isStaff ? .staff : .member(account.id)
+        let receipt = try await juiceBar.cancel(order: try orderID(context), by: canceller, actor: context.actor)
+        return Response.json(receipt.order)
+    }
+
+    @Sendable func queue(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let queue = try await juiceBar.readQueue()
+        let now = Date()
+        return Response.json(queue.map { QueueEntry($0, now: now) })
+    }
+
+    @Sendable func wait(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(try await juiceBar.wait(in: try await juiceBar.readQueue()))
+    }
+
+    @Sendable func lowStock(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        Response.json(juiceBar.lowStock.map { StockLevelAnswer($0.fruit, count: $0.count) })
+    }
+
+    /// Staff set the count at or below which a fruit is low.
+    @Sendable func setLevel(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let fruit = try knownFruit(context)
+        let edit = try await request.decodeJSON(LevelEdit.self)
+        let set = try await juiceBar.setLevel(fruit, to: edit.level, actor: context.actor)
+        return Response.json(StockLevelAnswer(set, count: juiceBar.stock.stock[fruit]))
+    }
+
+    /// Staff set how many of a fruit the shop has.
+    @Sendable func setStock(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        let fruit = try knownFruit(context)
+        let edit = try await request.decodeJSON(StockEdit.self)
+        let snapshot = try await juiceBar.setStock(fruit, to: edit.count, actor: context.actor)
+        return Response.json(StockEditAnswer(fruit: fruit, snapshot: snapshot))
     }
 
     /// The fruit the path names, which the shop must keep.
@@ -87,11 +125,5 @@ struct JuiceBarAPI {
         let text = try context.parameters.require("id")
         guard let id = Int64(text) else { throw APIError(.notFound, "not_found", Message(.unknownOrder, ["id": .text(text)])) }
         return id
-    }
-
-    private func requireOrder(_ context: ShopRequestContext) async throws -> Order {
-        let id = try orderID(context)
-        guard let order = try await juiceBar.order(id: id) else { throw OrderError.unknownOrder(id) }
-        return order
     }
 }

@@ -85,13 +85,16 @@ struct MemberAPI {
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
         api.post("members", use: signUp)
-        api.get("me/orders", use: myOrders)
-        api.get("me/recommendation", use: myRecommendation)
+        api.group("me")
+            .get("orders", use: myOrders)
+            .get("recommendation", use: myRecommendation)
         api.get("news", use: news)
-        api.post("news", use: postNews)
-        api.post("events", use: postEvent)
-        api.get("events/current", use: currentEvent)
-        api.post("events/:id/hide-today", use: hideEventToday)
+        api.group("events")
+            .get("current", use: currentEvent)
+            .post(":id/hide-today", use: hideEventToday)
+        api.group().add(middleware: SignInRequired.staffAPI)
+            .post("news", use: postNews)
+            .post("events", use: postEvent)
     }
 
     @Sendable func signUp(_ request: Request, context: ShopRequestContext) async throws -> Response {
@@ -104,7 +107,7 @@ struct MemberAPI {
 
     @Sendable func myOrders(_ request: Request, context: ShopRequestContext) async throws -> Response {
         let account = try context.requireAccount()
-        return Response.json(try await juiceBar.orders(member: account.id, limit: try limit(request)))
+        return Response.json(try await juiceBar.orders(member: account.id, limit: try request.listLimit()))
     }
 
     @Sendable func myRecommendation(_ request: Request, context: ShopRequestContext) async throws -> Response {
@@ -114,18 +117,16 @@ struct MemberAPI {
     }
 
     @Sendable func news(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        Response.json(try await content.news(limit: try limit(request)).map(NewsBody.init))
+        Response.json(try await content.news(limit: try request.listLimit()).map(NewsBody.init))
     }
 
     @Sendable func postNews(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let form = try await request.decodeMultipart(NewsForm.self)
         let item = try await content.postNews(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) })
         return Response.json(NewsBody(item), status: .created)
     }
 
     @Sendable func postEvent(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let form = try await request.decodeMultipart(EventForm.self)
         let event = try await content.postEvent(title: form.title, body: form.body ?? "", image: form.image.map { [UInt8]($0) },
                                                 start: form.start, end: form.end)
