@@ -82,6 +82,7 @@ struct ShopServices: Sendable {
     init(_ configuration: ServerConfiguration, logger: Logger) async throws {
         calendar = ShopCalendar(timeZone: configuration.timeZone)
         database = try await ShopDatabase.open(configuration.database, calendar: calendar, now: configuration.clock)
+        // A local, so the idempotency store's menu can read it before `self` is whole.
         let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
         self.juiceBar = juiceBar
         vending = VendingService(store: database.vending, live: live)
@@ -119,19 +120,19 @@ func buildRouter(_ shop: ShopServices, prometheus: PrometheusCollectorRegistry?)
 /// Each feature's routes: its JSON API under `/api`, its pages at the root.
 func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pages: RouterGroup<ShopRequestContext>) {
     JuiceBarAPI(juiceBar: shop.juiceBar, idempotent: shop.idempotent).addRoutes(to: api)
-    VendingAPI(vending: shop.vending, idempotent: shop.idempotent).addRoutes(to: api)
-    ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: shop.calendar).addRoutes(to: api)
-    DayAPI(days: shop.days).addRoutes(to: api)
-    DayPages(days: shop.days).addRoutes(to: pages)
-    LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)
-    SessionAPI(accounts: shop.accounts).addRoutes(to: api)
-    SessionPages(accounts: shop.accounts).addRoutes(to: pages)
     JuiceBarPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     QueuePages(juiceBar: shop.juiceBar).addRoutes(to: pages)
+    VendingAPI(vending: shop.vending, idempotent: shop.idempotent).addRoutes(to: api)
     VendingPages(vending: shop.vending).addRoutes(to: pages)
+    SessionAPI(accounts: shop.accounts).addRoutes(to: api)
+    SessionPages(accounts: shop.accounts).addRoutes(to: pages)
     MemberAPI(accounts: shop.accounts, content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: api)
     MemberPages(content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: pages)
     ImageRoutes(content: shop.content).addRoutes(to: pages)
+    DayAPI(days: shop.days).addRoutes(to: api)
+    DayPages(days: shop.days).addRoutes(to: pages)
+    ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: shop.calendar).addRoutes(to: api)
+    LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)
 }
 
 /// Logs where the server listens, and writes the port to the port file when one is asked for.

@@ -12,8 +12,9 @@ struct SessionAPI {
     }
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.post("session", use: signIn)
-        api.delete("session", use: signOut)
+        api.group("session")
+            .post(use: signIn)
+            .delete(use: signOut)
         api.get("me", use: me)
     }
 

@@ -22,11 +22,9 @@ struct SessionPages {
     }
 
     func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
-        pages.get("login", use: loginForm)
-        pages.post("login", use: logIn)
+        pages.group("login").get(use: loginForm).post(use: logIn)
+        pages.group("signup").get(use: signupForm).post(use: signUp)
         pages.post("logout", use: logOut)
-        pages.get("signup", use: signupForm)
-        pages.post("signup", use: signUp)
     }
 
     /// The sign-in form; `?next=` is where it goes after, `?reason=stock` says why it was asked for.

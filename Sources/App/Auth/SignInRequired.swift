@@ -1,22 +1,24 @@
 import Hummingbird
 
-/// Keeps a group of pages for the signed-in (`/home`) or for staff (`/kitchen`, `/reports`):
-/// anyone else is sent to sign in (302), and comes back to the page once signed in.
+/// Keeps a group of routes for the signed-in or for staff. A page (`/home`; `/kitchen` and
+/// `/reports` for staff) sends anyone else to sign in (302) and back to it after; the API refuses
+/// them as `requireStaff()` does (401, or 403 to a member).
 struct SignInRequired: RouterMiddleware {
     typealias Context = ShopRequestContext
 
-    enum Who {
-        case anyAccount
-        case staff
-    }
+    let staffOnly: Bool
+    let isPage: Bool
 
-    let who: Who
-
-    static let anyAccount = SignInRequired(who: .anyAccount)
-    static let staff = SignInRequired(who: .staff)
+    static let signedInPages = SignInRequired(staffOnly: false, isPage: true)
+    static let staffPages = SignInRequired(staffOnly: true, isPage: true)
+    static let staffAPI = SignInRequired(staffOnly: true, isPage: false)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let account = context.account, who == .anyAccount || account.isStaff else {
+        guard isPage else {
+            if staffOnly { try context.requireStaff() } else { _ = try context.requireAccount() }
+            return try await next(request, context)
+        }
+        guard let account = context.account, !staffOnly || account.isStaff else {
             // The route's own path (`/kitchen`), as written, not whatever spelling reached it.
             let page = context.endpointPath ?? request.uri.path
             return Response.redirect(to: PageLinks.signIn(returningTo: page, context.language), type: .found)

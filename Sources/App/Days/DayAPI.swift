@@ -8,23 +8,21 @@ struct DayAPI {
     let days: ShopDays
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.post("days/close", use: close)
-        api.get("days", use: reports)
-        api.get("days/:number", use: report)
+        api.group("days").add(middleware: SignInRequired.staffAPI)
+            .get(use: reports)
+            .get(":number", use: report)
+            .post("close", use: close)
     }
 
     @Sendable func close(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
-        return reportsJSON(try await days.close().json, status: .created)
+        reportsJSON(try await days.close().json, status: .created)
     }
 
     @Sendable func reports(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
-        return reportsJSON(SealedReport.json(try await days.reports()))
+        reportsJSON(SealedReport.json(try await days.reports()))
     }
 
     @Sendable func report(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let text = context.parameters.get("number") ?? ""
         guard let number = Int(text), let report = try await days.report(number: number) else {
             throw DayCloseError.unknownReport(text)

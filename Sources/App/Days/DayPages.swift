@@ -15,7 +15,7 @@ struct DayPages {
     static let chartDays = 14
 
     func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
-        pages.group().add(middleware: SignInRequired.staff)
+        pages.group().add(middleware: SignInRequired.staffPages)
             .get("reports", use: reports)
     }
 

@@ -8,7 +8,7 @@ struct MemberPages {
     let juiceBar: JuiceBarService
 
     func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
-        pages.group().add(middleware: SignInRequired.anyAccount)
+        pages.group().add(middleware: SignInRequired.signedInPages)
             .get("home", use: home)
     }
 

@@ -14,7 +14,7 @@ struct QueuePages {
 
     func addRoutes(to pages: RouterGroup<ShopRequestContext>) {
         pages.get("board", use: board)
-        pages.group().add(middleware: SignInRequired.staff)
+        pages.group().add(middleware: SignInRequired.staffPages)
             .get("kitchen", use: kitchen)
     }
 

@@ -11,25 +11,23 @@ struct ExportRoutes {
     let calendar: ShopCalendar
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
-        api.get("orders.csv", use: orders)
-        api.get("ledger.csv", use: ledger)
-        api.get("vending/sales.csv", use: sales)
+        api.group().add(middleware: SignInRequired.staffAPI)
+            .get("orders.csv", use: orders)
+            .get("ledger.csv", use: ledger)
+            .get("vending/sales.csv", use: sales)
     }
 
     @Sendable func orders(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
         return try csv(export, named: "orders.csv", for: request)
     }
 
     @Sendable func ledger(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
         return try csv(export, named: "ledger.csv", for: request)
     }
 
     @Sendable func sales(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try context.requireStaff()
         let export = ShopExports.sales(stores.vending, calendar: calendar, language: context.language)
         return try csv(export, named: "sales.csv", for: request)
     }
