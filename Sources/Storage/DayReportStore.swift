@@ -9,13 +9,6 @@ public struct StoredReport: Hashable, Sendable {
     public var day: String
     public var body: String
     public var hash: String
-
-    public init(number: Int, day: String, body: String, hash: String) {
-        self.number = number
-        self.day = day
-        self.body = body
-        self.hash = hash
-    }
 }
 
 /// The day reports, which are only ever added to (each engine's table refuses an update or a

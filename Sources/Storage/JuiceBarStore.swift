@@ -5,20 +5,12 @@ import JuiceBar
 public struct StockSnapshot: Hashable, Codable, Sendable {
     public var stock: Stock
     public var version: Int64
-    public init(stock: Stock, version: Int64) {
-        self.stock = stock
-        self.version = version
-    }
 }
 
 /// A juice that was made and the stock it left.
 public struct OrderReceipt: Hashable, Codable, Sendable {
     public var order: Order
     public var stock: StockSnapshot
-    public init(order: Order, stock: StockSnapshot) {
-        self.order = order
-        self.stock = stock
-    }
 }
 
 /// The one owner of fruit stock. Every change of stock goes through `commit`, each atomic, each
