@@ -6,11 +6,12 @@ import VendingMachine
 
 /// The shop's records as CSV for an accountant's spreadsheet: RFC 4180 (CRLF lines, fields with a
 /// comma, quote or line break in quotes, quotes doubled), a header row, UTF-8 with a byte-order
-/// mark so a spreadsheet reads Korean names right. Written a page of rows at a time, so a year of
+/// mark so a spreadsheet reads Korean names right. Text cells that a spreadsheet would run as a
+/// formula are neutralised (see `CSVCell`); numbers are written as they are. Written a page of rows at a time, so a year of
 /// orders never sits in memory. The API's `*.csv` routes and the CLI's `--csv` write the same text.
 public struct CSVExport<Row: Sendable>: Sendable {
     let header: [String]
-    let fields: @Sendable (Row) -> [String]
+    let fields: @Sendable (Row) -> [CSVCell]
     let id: @Sendable (Row) -> Int64
     let page: @Sendable (ExportWindow) async throws -> [Row]
 
@@ -19,17 +20,39 @@ public struct CSVExport<Row: Sendable>: Sendable {
 
     /// Hands the whole text to `write` in pieces: the mark and the header, then a page of rows at a time.
     public func write(from: Date?, until: Date?, to write: (String) async throws -> Void) async throws {
-        try await write("\u{FEFF}" + CSVText.line(header))
+        try await write("\u{FEFF}" + CSVText.line(header.map(CSVCell.text)))
         try await ExportWindow(from: from, until: until, limit: Self.pageSize).pages(page, id: id) { rows in
             try await write(rows.map { CSVText.line(fields($0)) }.joined())
         }
     }
 }
 
+/// One cell of an export, by its column's kind rather than by its text: a ledger `delta` of `-2` is a
+/// number and stays `-2`, while a fruit's name `-2` or `=HYPERLINK(…)` is text.
+struct CSVCell: Sendable, Equatable {
+    let value: String
+    let isText: Bool
+
+    static func text(_ value: String) -> CSVCell { CSVCell(value: value, isText: true) }
+    static func number(_ value: some BinaryInteger) -> CSVCell { CSVCell(value: String(value), isText: false) }
+    /// A number that may be missing (an entry without an order): an empty cell then.
+    static func number(_ value: (some BinaryInteger)?) -> CSVCell { value.map { number($0) } ?? text("") }
+
+    /// What a spreadsheet may read as a formula when a text cell starts with it (OWASP's CSV injection list).
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// The cell's text as written: text that starts like a formula gets a leading `'`, which makes a
+    /// spreadsheet show it as text instead of running it.
+    var neutralised: String {
+        guard isText, let first = value.unicodeScalars.first, Self.formulaStarts.contains(first) else { return value }
+        return "'" + value
+    }
+}
+
 /// RFC 4180's rules for one line.
 enum CSVText {
-    static func line(_ fields: [String]) -> String {
-        fields.map(quoted).joined(separator: ",") + "\r\n"
+    static func line(_ cells: [CSVCell]) -> String {
+        cells.map { quoted($0.neutralised) }.joined(separator: ",") + "\r\n"
     }
 
     static func quoted(_ field: String) -> String {
@@ -46,9 +69,9 @@ public enum ShopExports {
         return CSVExport(
             header: ["id", "number", "day", "time", "juice", "name", "status", "pickup", "actor"],
             fields: { order in
-                [String(order.id), String(order.number), order.day, time(order.time), order.juice.rawValue,
-                 menu.juice(order.juice)?.name[language] ?? order.juice.rawValue, order.status.rawValue,
-                 String(order.pickup), order.actor]
+                [.number(order.id), .number(order.number), .text(order.day), .text(time(order.time)),
+                 .text(order.juice.rawValue), .text(menu.juice(order.juice)?.name[language] ?? order.juice.rawValue),
+                 .text(order.status.rawValue), .text(String(order.pickup)), .text(order.actor)]
             },
             id: \.id, page: { try await store.orders(in: $0) })
     }
@@ -58,9 +81,10 @@ public enum ShopExports {
         return CSVExport(
             header: ["id", "time", "fruit", "name", "delta", "countAfter", "cause", "juice", "order", "actor"],
             fields: { line in
-                [String(line.id), time(line.time), line.fruit.rawValue, menu.fruit(line.fruit)?.name[language] ?? line.fruit.rawValue,
-                 String(line.delta), String(line.countAfter), line.cause.rawValue, line.juice?.rawValue ?? "",
-                 line.orderID.map(String.init) ?? "", line.actor]
+                [.number(line.id), .text(time(line.time)), .text(line.fruit.rawValue),
+                 .text(menu.fruit(line.fruit)?.name[language] ?? line.fruit.rawValue),
+                 .number(line.delta), .number(line.countAfter), .text(line.cause.rawValue), .text(line.juice?.rawValue ?? ""),
+                 .number(line.orderID), .text(line.actor)]
             },
             id: \.id, page: { try await store.ledger(in: $0) })
     }
@@ -70,9 +94,9 @@ public enum ShopExports {
         return CSVExport(
             header: ["id", "time", "product", "name", "price", "item"],
             fields: { sale in
-                [String(sale.id), time(sale.time), sale.product,
-                 Catalog.products.first { $0.id == sale.product }?.name[language] ?? sale.product,
-                 String(sale.price), String(sale.itemID)]
+                [.number(sale.id), .text(time(sale.time)), .text(sale.product),
+                 .text(Catalog.products.first { $0.id == sale.product }?.name[language] ?? sale.product),
+                 .number(sale.price), .number(sale.itemID)]
             },
             id: \.id, page: { try await store.sales(in: $0) })
     }
