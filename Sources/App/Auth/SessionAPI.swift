@@ -23,7 +23,7 @@ struct SessionAPI {
         let account = try await accounts.signIn(username: credentials.username, password: credentials.password,
                                                 client: context.clientAddress)
         var response = Response.json(AccountAnswer(account))
-        try await accounts.startSession(for: account, on: &response)
+        try await accounts.startSession(for: account, of: context, on: &response)
         return response
     }
 

@@ -60,7 +60,7 @@ struct SessionPages {
         }
         let landing = account.isStaff ? "/" : "/home"
         var response = Response.redirect(to: form.next.flatMap(LoginPage.safeNext) ?? landing, type: .found)
-        try await accounts.startSession(for: account, on: &response)
+        try await accounts.startSession(for: account, of: context, on: &response)
         return response
     }
 
@@ -92,7 +92,7 @@ struct SessionPages {
                                                     name: form.name.flatMap { $0.isEmpty ? nil : $0 } ?? form.username,
                                                     role: .member, client: context.clientAddress)
             var response = Response.redirect(to: "/home" + (language == .en ? "?lang=en" : ""), type: .found)
-            try await accounts.startSession(for: account, on: &response)
+            try await accounts.startSession(for: account, of: context, on: &response)
             return response
         } catch let error as AccountError {
             return refused(APIError(error))

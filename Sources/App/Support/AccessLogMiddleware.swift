@@ -2,15 +2,18 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// One structured log line per request, written when the answer is known: method, path,
-/// status and how long it took.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// One structured log line per request, written when the answer is known: the client (through
+/// trusted proxies), method, path, status and how long it took.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = ShopRequestContext
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info("request", metadata: [
+            "client": "\(context.clientAddress)",
             "method": "\(request.method)",
             "path": "\(request.uri.path)",
             "status": "\(response.status.code)",

@@ -25,9 +25,10 @@ extension Language {
 
     static let cookieName = "juicemaker_lang"
 
-    /// Remembers a language chosen with `?lang=` for a year, so every page after follows it.
-    var cookie: Cookie {
-        Cookie(name: Self.cookieName, value: rawValue, maxAge: 365 * 86_400, path: "/", sameSite: .lax)
+    /// Remembers a language chosen with `?lang=` for a year, so every page after follows it;
+    /// over HTTPS sent over HTTPS only.
+    func cookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: rawValue, maxAge: 365 * 86_400, path: "/", secure: secure, sameSite: .lax)
     }
 }
 
@@ -45,10 +46,12 @@ struct LanguageMiddleware: RouterMiddleware {
 
 /// Sets the language cookie on the answer to a request that chose a language with `?lang=`.
 /// It runs innermost, so only an answer a route gave remembers the choice, not an error page.
-struct RememberLanguageMiddleware<Context: RequestContext>: RouterMiddleware {
+struct RememberLanguageMiddleware: RouterMiddleware {
+    typealias Context = ShopRequestContext
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        if let chosen = Language.chosen(by: request) { response.setCookie(chosen.cookie) }
+        if let chosen = Language.chosen(by: request) { response.setCookie(chosen.cookie(secure: context.isHTTPS)) }
         return response
     }
 }

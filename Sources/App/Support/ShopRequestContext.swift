@@ -12,12 +12,18 @@ public struct ShopRequestContext: RequestContext {
     public var sessionToken: String?
     /// The language pages and messages are written in, worked out once by `LanguageMiddleware`.
     var language: Language = .ko
-    /// The address the request came from: whose turn it is when work is shared out fairly.
-    public let clientAddress: String
+    /// The address of whoever opened the connection: the client, or a proxy in front.
+    public let peerAddress: String
+    /// The client's address, through trusted proxies (`ClientOriginMiddleware`): whose turn it is
+    /// when work is shared out fairly.
+    public internal(set) var clientAddress: String
+    /// Whether the client reached the shop over HTTPS (`ClientOriginMiddleware`).
+    public internal(set) var isHTTPS = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        clientAddress = peerAddress
     }
 
     /// The signed-in account, or the error that says to sign in first.
