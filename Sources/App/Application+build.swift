@@ -100,6 +100,8 @@ func buildRouter(_ shop: ShopServices, prometheus: PrometheusCollectorRegistry?)
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
     let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routeTable = RouteTable()
+    // Outermost, so errors, 404s, 405s, assets and redirects carry the headers too.
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
     // Before the error middleware, which writes its messages in the request's language.

@@ -12,6 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the shop's server: web pages, JSON API and live updates."
     )
     @OptionGroup var shop: ShopOptions
+    @OptionGroup var admin: AdminPasswordOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one (see --port-file and the log).")
     var port = 8080
@@ -41,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
             .fitted(toDescriptorLimit: DescriptorLimit.raise())
         let app = try await buildApplication(
             ServerConfiguration(host: host, port: port, database: shop.location,
-                                adminPassword: ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"],
+                                adminPassword: try admin.password(),
                                 logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat),
                                 portFile: portFile),
             prometheus: registry)

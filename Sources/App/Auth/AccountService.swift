@@ -119,7 +119,7 @@ public struct AccountService: Sendable {
             logger.notice("created staff account 'admin'; sign in with this password once and keep it safe",
                           metadata: ["password": "\(chosen)"])
         } else {
-            logger.notice("created staff account 'admin' with the password from JUICEMAKER_ADMIN_PASSWORD")
+            logger.notice("created staff account 'admin' with the given password (--admin-password-file or JUICEMAKER_ADMIN_PASSWORD)")
         }
     }
 

@@ -22,7 +22,7 @@ struct ImageRoutes {
         return Response(
             status: .ok,
             headers: [.contentType: image.kind.rawValue, .eTag: etag,
-                      .cacheControl: "public, max-age=31536000, immutable", .init("X-Content-Type-Options")!: "nosniff"],
+                      .cacheControl: "public, max-age=31536000, immutable"],
             body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
 
