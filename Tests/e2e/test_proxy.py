@@ -12,6 +12,7 @@ import re
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,22 @@ def test_live_updates_pass_through_the_proxy_at_once(behind_nginx):
             if line.startswith("data: ") and '"kiwi":7' in line.replace(" ", ""):
                 break
         assert time.monotonic() - started < 5, "a change did not come through the proxy within seconds"
+
+
+def test_each_client_behind_the_proxy_has_its_own_turn_at_sign_in(behind_nginx):
+    """A flood of sign-ins from one client fills that client's line (16 waiting at most; the rest are
+    503 busy) while another client behind the same proxy still signs in: the lines are per settled
+    client, not per proxy."""
+    shop, proxy = behind_nginx
+
+    def sign_in(forwarded_for: str, username: str, password: str) -> int:
+        return proxy.session().post(proxy.url + "/api/session", json={"username": username, "password": password},
+                                    headers={"X-Forwarded-For": forwarded_for}, timeout=60).status_code
+
+    with ThreadPoolExecutor(max_workers=48) as pool:
+        flood = [pool.submit(sign_in, "203.0.113.5", f"nobody{i}", "wrong-guess") for i in range(24)]
+        time.sleep(0.3)
+        other = pool.submit(sign_in, "198.51.100.7", ADMIN_USERNAME, ADMIN_PASSWORD)
+        statuses = [future.result() for future in flood]
+        assert other.result() == 200
+    assert 503 in statuses and set(statuses) <= {401, 503}, statuses
