@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var heartbeat: Duration
     /// Where to write the port once listening (useful with port 0, which picks a free one).
     public var portFile: String?
+    /// The certificate and key to serve HTTPS with (HTTP/2 or HTTP/1.1); plain HTTP when nil.
+    public var tls: TLSFiles?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
@@ -54,13 +56,14 @@ public func buildApplication(
     logger.logLevel = configuration.logLevel
     let shop = try await ShopServices(configuration, logger: logger)
     let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending], logger: logger)
+    let server = try await ServerTransport(configuration, logger: logger)
     return Application(
         router: buildRouter(shop, prometheus: prometheus),
-        server: .http1(limits: configuration.connections),
+        server: server.builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
         // Services stop in reverse order: the server first, the database connections last.
         services: [DatabaseConnections(database: shop.database), watcher,
-                   Heartbeat(live: shop.live, interval: configuration.heartbeat)],
+                   Heartbeat(live: shop.live, interval: configuration.heartbeat)] + server.services,
         onServerRunning: { [logger] channel in
             announceListening(port: channel.localAddress?.port ?? 0, configuration, logger: logger)
         },
@@ -139,7 +142,8 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
 
 /// Logs where the server listens, and writes the port to the port file when one is asked for.
 private func announceListening(port: Int, _ configuration: ServerConfiguration, logger: Logger) {
-    logger.notice("listening on http://\(configuration.host):\(port)", metadata: [
+    let scheme = configuration.tls == nil ? "http" : "https"
+    logger.notice("listening on \(scheme)://\(configuration.host):\(port)", metadata: [
         "maxConnections": "\(configuration.connections.maximum)",
     ])
     guard let portFile = configuration.portFile else { return }

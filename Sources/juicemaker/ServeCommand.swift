@@ -23,6 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
     var idleTimeout = 15
     @Option(help: "Seconds between heartbeats on live streams, which find clients that left.")
     var heartbeat = 3
+    @Option(help: "Serve HTTPS (HTTP/2 or HTTP/1.1) with this certificate: PEM, the chain after it (certbot's fullchain.pem); SIGHUP reads it again.")
+    var tlsCert: String?
+    @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
     @Option(help: "The least important log level written: trace, debug, info (one line per request), notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -31,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1...3600 seconds") }
         guard (1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 1...3600 seconds") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
     }
 
     func run() async throws {
@@ -40,12 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metrics)
         let connections = ConnectionLimits(maximum: maxConnections, idleTimeout: .seconds(idleTimeout))
             .fitted(toDescriptorLimit: DescriptorLimit.raise())
-        let app = try await buildApplication(
-            ServerConfiguration(host: host, port: port, database: shop.location,
-                                adminPassword: try admin.password(),
-                                logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat),
-                                portFile: portFile),
-            prometheus: registry)
+        var configuration = ServerConfiguration(
+            host: host, port: port, database: shop.location,
+            adminPassword: try admin.password(),
+            logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat), portFile: portFile)
+        configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
+        let app = try await buildApplication(configuration, prometheus: registry)
         try await app.runService()
     }
 }

@@ -29,13 +29,20 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
+extension ConnectionLimits {
+    /// How each HTTP/1.1 connection, or HTTP/2 stream over HTTPS, is read.
+    var http1Configuration: HTTP1Channel.Configuration {
+        .init(idleTimeout: .init(idleTimeout))
+    }
+}
+
 extension HTTPServerBuilder {
     /// HTTP/1.1 within `limits`.
     static func http1(limits: ConnectionLimits) -> HTTPServerBuilder {
         let counter = ConnectionCounter(maximum: limits.maximum)
         return HTTPServerBuilder { responder in
             LimitedHTTP1Channel(
-                inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .init(limits.idleTimeout))),
+                inner: HTTP1Channel(responder: responder, configuration: limits.http1Configuration),
                 counter: counter)
         }
     }
