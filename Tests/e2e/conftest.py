@@ -3,8 +3,9 @@
 - `server`: a fresh `juicemaker serve` with its own database, per test, on a port the kernel picked
   (port 0; the server reports it); stopped with SIGTERM afterwards, and the test fails if it does not
   exit (status 0) within 10 s.
-- `start_server(*options, wrapper=(), preexec_fn=None)`: the same with more `serve` options, or under a
-  wrapper command such as strace; as many as the test needs.
+- `start_server(*options, wrapper=(), preexec_fn=None, **fields)`: the same with more `serve` options, or
+  under a wrapper command such as strace, or other ShopServer fields (`scheme="https", ca_file=...`); as
+  many as the test needs.
 - `browser`: one headless Debian chromium per session.
 - `new_page(**context_options)`: a page in a new browser context; `page` (desktop) and `phone_page`
   (390x844) are the usual ones. Every page is screenshotted into Tests/e2e/artifacts/ at the end.
@@ -43,9 +44,9 @@ def start_server(request):
     shops: list[ShopServer] = []
     request.node.juicemaker_servers = shops
 
-    def start(*options: str, wrapper: tuple[str, ...] = (), preexec_fn=None) -> ShopServer:
+    def start(*options: str, wrapper: tuple[str, ...] = (), preexec_fn=None, **fields) -> ShopServer:
         shop = ShopServer(binary=binary, workdir=make_server_workdir(), options=tuple(options),
-                          wrapper=tuple(wrapper), preexec_fn=preexec_fn)
+                          wrapper=tuple(wrapper), preexec_fn=preexec_fn, **fields)
         shops.append(shop)
         problem = None
         try:

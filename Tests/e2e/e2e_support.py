@@ -19,6 +19,7 @@ import resource
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -114,6 +115,8 @@ class ShopServer:
     options: tuple[str, ...] = ()
     wrapper: tuple[str, ...] = ()
     preexec_fn: Callable[[], None] | None = None
+    scheme: str = "http"  # "https" when options hold --tls-cert and --tls-key
+    ca_file: Path | None = None  # the CA that signed an HTTPS server's certificate, to check it
     port: int | None = field(default=None, init=False)  # known once started
     process: subprocess.Popen | None = field(default=None, init=False)
     exit_seconds: float | None = field(default=None, init=False)  # how long it took to exit after SIGTERM
@@ -122,7 +125,7 @@ class ShopServer:
     def url(self) -> str:
         if self.port is None:
             raise ServerProblem("the server has not been started, so it has no port yet")
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     @property
     def database(self) -> str:
@@ -198,7 +201,8 @@ class ShopServer:
                 raise ServerProblem(f"the server exited with status {self.process.returncode} before "
                                     f"GET /health answered\n{self.log_tail()}")
             try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1) as response:
+                tls = ssl.create_default_context(cafile=str(self.ca_file)) if self.ca_file else None
+                with urllib.request.urlopen(self.url + "/health", timeout=1, context=tls) as response:
                     if response.status == 200:
                         return
                     last_problem = f"status {response.status}"
