@@ -16,8 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var adminPassword: String?
     public var bcryptCost: UInt8
     public var logLevel: Logger.Level
-    /// The shop's time zone: when a day (an event's, "hide for today") begins and ends.
-    public var timeZone: TimeZone
+    /// The time zone a shop this start creates counts its days in; nil: `TZ` if that names a
+    /// zone, else Asia/Seoul. An existing shop keeps its own (`juicemaker shop time-zone`).
+    public var timeZone: TimeZone?
     /// What time it is; tests move it.
     public var clock: @Sendable () -> Date
     /// How many connections are held at once, and how long idle ones are kept.
@@ -31,7 +32,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
-                timeZone: TimeZone = .current, clock: @escaping @Sendable () -> Date = Date.init,
+                timeZone: TimeZone? = nil, clock: @escaping @Sendable () -> Date = Date.init,
                 connections: ConnectionLimits = .init(), heartbeat: Duration = .seconds(3), portFile: String? = nil) {
         self.connections = connections
         self.heartbeat = heartbeat
@@ -55,7 +56,8 @@ public func buildApplication(
     var logger = Logger(label: "juicemaker")
     logger.logLevel = configuration.logLevel
     let shop = try await ShopServices(configuration, logger: logger)
-    let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending], logger: logger)
+    let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending, shop.calendar],
+                                       logger: logger)
     let server = try await ServerTransport(configuration, logger: logger)
     return Application(
         router: buildRouter(shop, prometheus: prometheus),
@@ -72,7 +74,8 @@ public func buildApplication(
 
 /// The shop's storage and the services over it, built once at start and shared by every route.
 struct ShopServices: Sendable {
-    let calendar: ShopCalendar
+    /// The shop's days as its stored time zone counts them, followed when another process changes it.
+    let calendar: LiveShopCalendar
     let database: ShopDatabase
     let live = LiveUpdates()
     let juiceBar: JuiceBarService
@@ -83,8 +86,10 @@ struct ShopServices: Sendable {
     let idempotent: IdempotentRequests
 
     init(_ configuration: ServerConfiguration, logger: Logger) async throws {
-        calendar = ShopCalendar(timeZone: configuration.timeZone)
-        database = try await ShopDatabase.open(configuration.database, calendar: calendar, now: configuration.clock)
+        database = try await ShopDatabase.open(configuration.database, newShopTimeZone: configuration.timeZone,
+                                               now: configuration.clock)
+        let calendar = try await LiveShopCalendar(settings: database.settings)
+        self.calendar = calendar
         // A local, so the idempotency store's menu can read it before `self` is whole.
         let juiceBar = try await JuiceBarService(store: database.juiceBar, live: live)
         self.juiceBar = juiceBar
@@ -92,7 +97,7 @@ struct ShopServices: Sendable {
         accounts = AccountService(store: database.accounts, bcryptCost: configuration.bcryptCost, now: configuration.clock)
         try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
         content = ContentService(store: database.content, accounts: database.accounts,
-                                 calendar: calendar, now: configuration.clock)
+                                 calendar: { calendar.current }, now: configuration.clock)
         days = ShopDays(database, calendar: calendar, now: configuration.clock)
         idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
     }
@@ -136,7 +141,7 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
     ImageRoutes(content: shop.content).addRoutes(to: pages)
     DayAPI(days: shop.days).addRoutes(to: api)
     DayPages(days: shop.days).addRoutes(to: pages)
-    ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: shop.calendar).addRoutes(to: api)
+    ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: { shop.calendar.current }).addRoutes(to: api)
     LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)
 }
 

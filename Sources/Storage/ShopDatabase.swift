@@ -24,41 +24,58 @@ public struct ShopDatabase: Sendable {
     public let idempotency: any IdempotencyStore
     /// The closed days' reports.
     public let days: any DayReportStore
+    /// The shop's own settings: its time zone.
+    public let settings: any ShopSettingStore
     /// Commits made by other processes.
     public let changes: any ChangeFeed
     private let closeConnections: @Sendable () async -> Void
 
     /// Opens (creating and migrating as needed) the database at `location`.
     /// `now` is the clock the stores stamp orders, accounts and sessions with.
-    /// `calendar` says when a shop day begins: order numbers start again at 1 on each.
-    public static func open(_ location: String, calendar: ShopCalendar = ShopCalendar(),
+    /// Shop days (order numbers start again at 1 on each) are counted in the time zone stored in
+    /// `settings`, whatever the machine's. A shop this creates starts with `newShopTimeZone`, or
+    /// when nil with `TZ` if that names a zone, else Asia/Seoul; an existing shop keeps its own.
+    public static func open(_ location: String, newShopTimeZone: TimeZone? = nil,
                             now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
+        try await ShopTimeZone.$newShop.withValue(newShopTimeZone?.identifier) {
+            try await openStores(location, now: now)
+        }
+    }
+
+    private static func openStores(_ location: String, now: @escaping @Sendable () -> Date) async throws -> ShopDatabase {
         if let url = try PostgresLocation(location) {
             let database = try await PostgresDatabase(url)
             return ShopDatabase(
-                juiceBar: PostgresJuiceBarStore(database: database, calendar: calendar, now: now),
+                juiceBar: PostgresJuiceBarStore(database: database, now: now),
                 vending: PostgresVendingStore(database: database),
                 accounts: PostgresAccountStore(database: database, now: now),
                 content: PostgresContentStore(database: database),
                 idempotency: PostgresIdempotencyStore(database: database),
                 days: PostgresDayReportStore(database: database),
+                settings: PostgresShopSettingStore(database: database),
                 changes: database.changeFeed,
                 closeConnections: { await database.close() })
         }
         let database = try SQLiteDatabase(path: location)
         return ShopDatabase(
-            juiceBar: SQLiteJuiceBarStore(database: database, calendar: calendar, now: now),
+            juiceBar: SQLiteJuiceBarStore(database: database, now: now),
             vending: SQLiteVendingStore(database: database),
             accounts: SQLiteAccountStore(database: database, now: now),
             content: SQLiteContentStore(database: database),
             idempotency: SQLiteIdempotencyStore(database: database),
             days: SQLiteDayReportStore(database: database),
+            settings: SQLiteShopSettingStore(database: database),
             changes: try database.makeChangeFeed(),
             closeConnections: {})
     }
 
     /// Whether `location` names a PostgreSQL database rather than a SQLite file.
     public static func isPostgres(_ location: String) -> Bool { PostgresLocation.names(location) }
+
+    /// The shop's calendar as its time zone is stored now.
+    public func calendar() async throws -> ShopCalendar {
+        ShopCalendar(timeZone: try await settings.timeZone())
+    }
 
     /// Ends the connections to a database server; a SQLite file needs nothing.
     public func close() async {

@@ -9,16 +9,28 @@ public struct ShopDays: Sendable {
     let juiceBar: any JuiceBarStore
     let vending: any VendingStore
     let store: any DayReportStore
-    let calendar: ShopCalendar
+    /// The shop's calendar at each use: a server's follows a change made by another process.
+    private let currentCalendar: @Sendable () -> ShopCalendar
     let now: @Sendable () -> Date
 
     public init(_ stores: ShopDatabase, calendar: ShopCalendar, now: @escaping @Sendable () -> Date = Date.init) {
+        self.init(stores, currentCalendar: { calendar }, now: now)
+    }
+
+    public init(_ stores: ShopDatabase, calendar: LiveShopCalendar, now: @escaping @Sendable () -> Date = Date.init) {
+        self.init(stores, currentCalendar: { calendar.current }, now: now)
+    }
+
+    private init(_ stores: ShopDatabase, currentCalendar: @escaping @Sendable () -> ShopCalendar,
+                 now: @escaping @Sendable () -> Date) {
         juiceBar = stores.juiceBar
         vending = stores.vending
         store = stores.days
-        self.calendar = calendar
+        self.currentCalendar = currentCalendar
         self.now = now
     }
+
+    var calendar: ShopCalendar { currentCalendar() }
 
     /// The shop day under way, `YYYY-MM-DD`: the one `close` closes.
     public var today: String { calendar.dayText(of: now()) }

@@ -89,6 +89,7 @@ extension BrokenReport.Reason: CustomStringConvertible {
 
 extension ShopOptions {
     func days() async throws -> ShopDays {
-        ShopDays(try await open(), calendar: ShopCalendar())
+        let database = try await open()
+        return ShopDays(database, calendar: try await database.calendar())
     }
 }

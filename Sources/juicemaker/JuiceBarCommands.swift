@@ -194,7 +194,7 @@ struct OrdersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await list.print(
-            csv: { ShopExports.orders($0, menu: $1, calendar: ShopCalendar(), language: cliLanguage) },
+            csv: { ShopExports.orders($0, menu: $1, calendar: shopCalendar, language: cliLanguage) },
             newest: { try await $0.orders(limit: $1) },
             line: { "#\($0.id) \($0.juice) \($0.time.formatted(.iso8601)) \($0.actor)" })
     }
@@ -207,7 +207,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await list.print(
-            csv: { ShopExports.ledger($0, menu: $1, calendar: ShopCalendar(), language: cliLanguage) },
+            csv: { ShopExports.ledger($0, menu: $1, calendar: shopCalendar, language: cliLanguage) },
             newest: { try await $0.ledger(limit: $1) },
             line: { entry in
                 let delta = entry.delta >= 0 ? "+\(entry.delta)" : "\(entry.delta)"

@@ -10,7 +10,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self, OrdersCommand.self, HistoryCommand.self,
             QueueCommand.self, OrderStatusCommand.self, CancelCommand.self, BackupCommand.self, RestoreCommand.self,
-            CloseDayCommand.self, DaysCommand.self, VendingCommand.self, UsersCommand.self,
+            CloseDayCommand.self, DaysCommand.self, VendingCommand.self, UsersCommand.self, ShopCommand.self,
         ]
     )
 

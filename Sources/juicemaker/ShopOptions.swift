@@ -26,6 +26,8 @@ struct ShopOptions: ParsableArguments {
     func open() async throws -> ShopDatabase {
         let database = try await ShopDatabase.open(location)
         openedDatabases.withLock { $0.append(database) }
+        let calendar = try await database.calendar()
+        openedShopCalendar.withLock { $0 = calendar }
         return database
     }
 
@@ -37,6 +39,16 @@ struct ShopOptions: ParsableArguments {
 
 /// The databases this process opened, so that `main` can close their connections at the end.
 let openedDatabases = Mutex<[ShopDatabase]>([])
+
+/// The calendar of the shop this process opened, its time zone as stored then: the days the CLI
+/// counts (export periods, vending dates) are the shop's, whatever this machine's `TZ`.
+let openedShopCalendar = Mutex<ShopCalendar?>(nil)
+
+/// The calendar of the shop this command opened; asked for only once it is open.
+var shopCalendar: ShopCalendar {
+    guard let calendar = openedShopCalendar.withLock({ $0 }) else { preconditionFailure("the shop is not open yet") }
+    return calendar
+}
 
 /// Who the CLI records in the ledger: the local user, so a ledger line says who typed it.
 let cliActor = "cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "local")
@@ -71,6 +83,9 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(say(error, in: cliLanguage), code: 1)
     } catch let error as DayCloseError {
         if case .unknownReport = error { throw fail(say(error, in: cliLanguage), code: 2) }
+        throw fail(say(error, in: cliLanguage), code: 1)
+    } catch let error as ShopSettingError {
+        if case .unknownTimeZone = error { throw fail(say(error, in: cliLanguage), code: 2) }
         throw fail(say(error, in: cliLanguage), code: 1)
     } catch let error as RefusedInput {
         throw fail(error.description, code: 2)
@@ -120,7 +135,7 @@ struct CSVOptions: ParsableArguments {
     /// Prints `export` over the period, as it is read.
     func print<Row>(_ export: CSVExport<Row>) async throws {
         try await refusingBadInput {
-            let period = try ShopExports.period(from: from, to: to, calendar: ShopCalendar())
+            let period = try ShopExports.period(from: from, to: to, calendar: shopCalendar)
             try await export.write(from: period.from, until: period.until) { text in
                 FileHandle.standardOutput.write(Data(text.utf8))
             }

@@ -114,7 +114,7 @@ struct VendingCommand: AsyncParsableCommand {
 
         func run(on machine: any VendingStore) async throws {
             if export.csv {
-                return try await export.print(ShopExports.sales(machine, calendar: ShopCalendar(), language: cliLanguage))
+                return try await export.print(ShopExports.sales(machine, calendar: shopCalendar, language: cliLanguage))
             }
             let sales = try await machine.sales()
             try await options.print(sales) { sales.map { "\($0.product): \($0.units) sold, \(Won.format($0.won))" } }
@@ -140,8 +140,8 @@ private func said(balance: Int) -> String {
     "잔액: \(Won.format(balance))"
 }
 
-/// `YYYY-MM-DD` as midnight in this machine's time zone.
+/// `YYYY-MM-DD` as midnight in the shop's time zone.
 func parseDay(_ text: String) throws -> Date {
-    guard let date = ShopCalendar().day(text) else { throw RefusedInput(description: say(ContentError.invalidDay(text), in: cliLanguage)) }
+    guard let date = shopCalendar.day(text) else { throw RefusedInput(description: say(ContentError.invalidDay(text), in: cliLanguage)) }
     return date
 }

@@ -110,6 +110,8 @@ import VendingMachine
         (OrderError.cannotCancel(.making), 409, "cannot_cancel"),
         (DayCloseError.alreadyClosed(day: "2026-11-25"), 409, "day_already_closed"),
         (DayCloseError.unknownReport("7"), 404, "not_found"),
+        (ShopSettingError.unknownTimeZone("Mars/Olympus_Mons"), 422, "unknown_time_zone"),
+        (ShopSettingError.ordersQueued(day: "2026-11-26", count: 2), 409, "orders_queued"),
         (OrderError.notYours(12), 403, "forbidden"),
         (OrderError.unknownStatus("done"), 422, "invalid_status"),
         (APIError(.badRequest, "invalid_idempotency_key", .invalidIdempotencyKey), 400, "invalid_idempotency_key"),
@@ -178,7 +180,19 @@ import VendingMachine
     @Test func everyMessageHasARefusalAboveOrARequestInTheServerTests() {
         let said = Set(Self.refusals.map { APIError($0.error).message.key })
         let saidByRequests = Set(Self.requestRefusals.map(\.key))
-        #expect(said.union(saidByRequests) == Set(MessageKey.allCases), "a message nothing here says")
+        // Said by the connection itself, below the routes (`requestTimeoutIsSaidInBothLanguages`).
+        let saidByConnections: Set<MessageKey> = [.requestTimeout]
+        #expect(said.union(saidByRequests).union(saidByConnections) == Set(MessageKey.allCases),
+                "a message nothing here says")
+    }
+
+    @Test func requestTimeoutIsSaidInBothLanguages() throws {
+        for language in Language.allCases {
+            let body = try JSONDecoder().decode([String: String].self, from: Data(RequestBodyDeadline.answer(in: language)))
+            #expect(body["error"] == "request_timeout")
+            let message = try #require(body["message"])
+            #expect(language == .ko ? Self.hasHangul(message) : Self.isEnglish(message), "\(language): \(message)")
+        }
     }
 
     @Test func messagesNameThingsByTheirNamesInTheirLanguage() throws {

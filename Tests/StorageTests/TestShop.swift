@@ -38,7 +38,8 @@ struct TestShop: Sendable {
             folder = nil
             location = try await Self.newPostgresDatabase()
         }
-        database = try await ShopDatabase.open(location, now: Self.now)
+        // The machine's zone, as the tests' `ShopCalendar()` counts days in it.
+        database = try await ShopDatabase.open(location, newShopTimeZone: .current, now: Self.now)
     }
 
     /// The same database opened again, as another process or server would.

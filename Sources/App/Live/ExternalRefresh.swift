@@ -1,3 +1,5 @@
+import Storage
+
 /// A part of the server that keeps state in memory or announces changes, and so must look
 /// again when another process writes to the database.
 protocol RefreshesOnOutsideWrite: Sendable {
@@ -6,3 +8,4 @@ protocol RefreshesOnOutsideWrite: Sendable {
 
 extension JuiceBarService: RefreshesOnOutsideWrite {}
 extension VendingService: RefreshesOnOutsideWrite {}
+extension LiveShopCalendar: RefreshesOnOutsideWrite {}

@@ -7,10 +7,11 @@ import Storage
 public struct ContentService: Sendable {
     let store: any ContentStore
     let accounts: any AccountStore
-    let calendar: ShopCalendar
+    /// The shop's calendar at each use: it follows a time zone changed while the server runs.
+    let calendar: @Sendable () -> ShopCalendar
     let now: @Sendable () -> Date
 
-    public init(store: any ContentStore, accounts: any AccountStore, calendar: ShopCalendar = ShopCalendar(),
+    public init(store: any ContentStore, accounts: any AccountStore, calendar: @escaping @Sendable () -> ShopCalendar,
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.accounts = accounts
@@ -37,8 +38,8 @@ public struct ContentService: Sendable {
 
     public func postEvent(title: String, body: String, image: [UInt8]?, start: String, end: String) async throws -> ShopEvent {
         try ContentRules.validate(title: title, body: body)
-        guard let first = calendar.day(start) else { throw ContentError.invalidDay(start) }
-        guard let last = calendar.day(end) else { throw ContentError.invalidDay(end) }
+        guard let first = calendar().day(start) else { throw ContentError.invalidDay(start) }
+        guard let last = calendar().day(end) else { throw ContentError.invalidDay(end) }
         guard first <= last else { throw ContentError.endsBeforeItStarts }
         let imageID = try await storeImage(image)
         return try await store.addEvent(title: title, body: body, imageID: imageID, start: first, end: last)
@@ -49,7 +50,7 @@ public struct ContentService: Sendable {
     /// The event running now, whether or not anyone has seen it.
     public func currentEvent() async throws -> ShopEvent? {
         let now = now()
-        return try await store.events(endingAfter: now).first { $0.isCurrent(at: now, calendar: calendar.calendar) }
+        return try await store.events(endingAfter: now).first { $0.isCurrent(at: now, calendar: calendar().calendar) }
     }
 
     /// The event to pop up for this member in this session: the current one, unless they hid it
@@ -64,6 +65,6 @@ public struct ContentService: Sendable {
 
     /// "오늘 하루 보지 않기": hidden for this member until the shop's next midnight.
     public func hideForToday(_ eventID: Int64, account: Account) async throws {
-        try await accounts.dismissEvent(eventID, accountID: account.id, until: calendar.startOfNextDay(after: now()))
+        try await accounts.dismissEvent(eventID, accountID: account.id, until: calendar().startOfNextDay(after: now()))
     }
 }

@@ -112,6 +112,11 @@ extension APIError {
                 self.init(.conflict, "day_already_closed", error.message, details: ["day": .string(day)])
             case .unknownReport: self.init(.notFound, "not_found", error.message)
             }
+        case let error as ShopSettingError:
+            switch error {
+            case .unknownTimeZone: self.init(.unprocessableContent, "unknown_time_zone", error.message)
+            case .ordersQueued: self.init(.conflict, "orders_queued", error.message)
+            }
         case let error as AccountError:
             if case .usernameTaken = error {
                 self.init(.conflict, error.code, error.message)
@@ -249,6 +254,15 @@ extension AccountError {
         case .nameTooLong: Message(.nameTooLong, ["max": .number(AccountRules.maximumNameLength)])
         case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
         case .usernameTaken(let username): Message(.usernameTaken, ["username": .text(username)])
+        }
+    }
+}
+
+extension ShopSettingError {
+    var message: Message {
+        switch self {
+        case .unknownTimeZone(let name): Message(.unknownTimeZone, ["zone": .text(name)])
+        case .ordersQueued(let day, let count): Message(.ordersStillQueued, ["day": .text(day), "count": .number(count)])
         }
     }
 }

@@ -8,7 +8,8 @@ import Storage
 struct ExportRoutes {
     let juiceBar: JuiceBarService
     let stores: ShopDatabase
-    let calendar: ShopCalendar
+    /// The shop's calendar at each request: it follows a time zone changed while the server runs.
+    let calendar: @Sendable () -> ShopCalendar
 
     func addRoutes(to api: RouterGroup<ShopRequestContext>) {
         api.group().add(middleware: SignInRequired.staffAPI)
@@ -18,17 +19,17 @@ struct ExportRoutes {
     }
 
     @Sendable func orders(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
+        let export = ShopExports.orders(stores.juiceBar, menu: juiceBar.menu, calendar: calendar(), language: context.language)
         return try csv(export, named: "orders.csv", for: request)
     }
 
     @Sendable func ledger(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar, language: context.language)
+        let export = ShopExports.ledger(stores.juiceBar, menu: juiceBar.menu, calendar: calendar(), language: context.language)
         return try csv(export, named: "ledger.csv", for: request)
     }
 
     @Sendable func sales(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        let export = ShopExports.sales(stores.vending, calendar: calendar, language: context.language)
+        let export = ShopExports.sales(stores.vending, calendar: calendar(), language: context.language)
         return try csv(export, named: "sales.csv", for: request)
     }
 
@@ -36,7 +37,7 @@ struct ExportRoutes {
     private func csv<Row>(_ export: CSVExport<Row>, named name: String, for request: Request) throws -> Response {
         let query = request.uri.queryParameters
         let period = try ShopExports.period(from: query["from"].map(String.init), to: query["to"].map(String.init),
-                                            calendar: calendar)
+                                            calendar: calendar())
         return Response(
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\""],

@@ -12,12 +12,14 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     private let now: @Sendable () -> Date
     private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
-    init(database: PostgresDatabase, calendar: ShopCalendar, now: @escaping @Sendable () -> Date) {
+    /// Orders are numbered by the shop's time zone as stored, read in the same write
+    /// (`PostgresShopSettingStore`), so a change made elsewhere is followed from the next batch on.
+    init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
             try await database.write(.fruitStock) { connection, lock in
-                let needs = BookNeeds(batch, calendar: calendar)
+                let needs = BookNeeds(batch, calendar: try await PostgresShopSettingStore.calendarForWrite(connection))
                 let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection, lock, needs))
                 let plans = decided.plans
                 guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }

@@ -29,6 +29,17 @@ enum PostgresSchema {
         ("day_reports.v6", { connection in
             for statement in dayReports { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
+        // The shop's own settings, one row: the time zone its days are counted in. A shop made
+        // before takes the rule a new one does (`TZ` if it names a zone, else Asia/Seoul).
+        ("shop_setting.v7", { connection in
+            try await connection.run("""
+                CREATE TABLE shop_setting (
+                    id smallint PRIMARY KEY CHECK (id = 1),
+                    time_zone text NOT NULL
+                )
+                """)
+            try await connection.run("INSERT INTO shop_setting (id, time_zone) VALUES (1, \(ShopTimeZone.initialName()))")
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;

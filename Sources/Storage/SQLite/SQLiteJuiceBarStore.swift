@@ -10,12 +10,15 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     private let now: @Sendable () -> Date
     private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
-    public init(database: SQLiteDatabase, calendar: ShopCalendar = ShopCalendar(), now: @escaping @Sendable () -> Date = Date.init) {
+    /// Orders are numbered by the shop's time zone as stored, read in the same write, so a change
+    /// made by another process is followed from the next batch on.
+    public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
         batcher = Batcher { batch in
             try await database.writer.write { db in
-                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db, for: BookNeeds(batch, calendar: calendar)))
+                let needs = BookNeeds(batch, calendar: try SQLiteShopSettingStore.calendar(db))
+                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db, for: needs))
                 return decided.answers(try Self.store(decided.plans, in: db))
             }
         }

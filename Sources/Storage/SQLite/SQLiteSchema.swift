@@ -21,6 +21,7 @@ enum SQLiteSchema {
         migrator.registerMigration("juiceBar.v4.reorderLevels", migrate: reorderLevels)
         migrator.registerMigration("idempotency.v1", migrate: idempotency)
         migrator.registerMigration("days.v1", migrate: dayReports)
+        migrator.registerMigration("shopSetting.v1", migrate: shopSettings)
         return migrator
     }
 
@@ -304,5 +305,17 @@ enum SQLiteSchema {
                 BEGIN SELECT RAISE(IGNORE); END;
             CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
             """)
+    }
+
+    /// The shop's own settings, one row: the time zone its days are counted in. A shop made before
+    /// takes the rule a new one does (`TZ` if it names a zone, else Asia/Seoul) when migrated.
+    private static func shopSettings(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE shopSetting (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                timeZone TEXT NOT NULL
+            )
+            """)
+        try db.execute(sql: "INSERT INTO shopSetting (id, timeZone) VALUES (1, ?)", arguments: [ShopTimeZone.initialName()])
     }
 }

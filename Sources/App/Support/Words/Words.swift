@@ -84,6 +84,8 @@ enum MessageKey: String, CaseIterable, Sendable {
     case unknownOrder, cannotMove, cannotCancel, notYourOrder, unknownStatus
     // Closing the day.
     case dayAlreadyClosed, unknownReport
+    // The shop's settings.
+    case unknownTimeZone, ordersStillQueued
     // Requests sent again with their `Idempotency-Key`.
     case invalidIdempotencyKey, idempotencyKeyReused, requestInProgress
     // The vending machine's.
@@ -95,6 +97,7 @@ enum MessageKey: String, CaseIterable, Sendable {
     case unauthorized, forbidden, invalidCredentials, tooManyAttempts
     // Requests the server cannot take.
     case notFound, noSuchEvent, noSuchImage, methodNotAllowed, crossSite, notMultipart, invalidBoundary, tooLarge
+    case requestTimeout
     case badJSON, missingField, wrongType, invalidValue, invalidForm, invalidLimit, badRequest
     // The server's own trouble; nothing was done.
     case busy, storageFull, storageLost, internalError

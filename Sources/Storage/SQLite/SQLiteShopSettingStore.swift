@@ -1,0 +1,34 @@
+import Foundation
+internal import GRDB
+import JuiceBar
+
+/// The shop's settings in SQLite: one row of `shopSetting`. A change is one savepoint of the
+/// writer, the same file write lock every order batch holds while it reads the zone and numbers.
+public struct SQLiteShopSettingStore: ShopSettingStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    public func timeZone() async throws -> TimeZone {
+        try await database.pool.read { db in try Self.calendar(db).calendar.timeZone }
+    }
+
+    public func setTimeZone(_ zone: TimeZone, at now: Date) async throws {
+        try await database.writer.write { db in
+            let day = try Self.calendar(db).dayText(of: now)
+            let queued = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM juiceOrder WHERE day = ? AND status IN \(OrderStatus.activeSQL)
+                """, arguments: [day]) ?? 0
+            if queued > 0 { throw ShopSettingError.ordersQueued(day: day, count: queued) }
+            try db.execute(sql: "UPDATE shopSetting SET timeZone = ?", arguments: [ShopTimeZone.name(of: zone)])
+        }
+    }
+
+    /// The shop's calendar as stored, read inside the caller's transaction.
+    static func calendar(_ db: Database) throws -> ShopCalendar {
+        let name = try String.fetchOne(db.cachedStatement(sql: "SELECT timeZone FROM shopSetting")) ?? ShopTimeZone.fallback
+        return ShopCalendar(timeZone: ShopTimeZone.stored(name))
+    }
+}
