@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pytest
 import requests
@@ -85,9 +86,19 @@ def deducted(juices):
     return total
 
 
+def shop_zone() -> ZoneInfo:
+    """The time zone a new shop counts its days in, as the server decides it: $TZ when it names a zone,
+    else Asia/Seoul (`juicemaker shop time-zone` changes it)."""
+    name = os.environ.get("TZ", "").removeprefix(":")
+    try:
+        return ZoneInfo(name) if name else ZoneInfo("Asia/Seoul")
+    except (ValueError, ZoneInfoNotFoundError):
+        return ZoneInfo("Asia/Seoul")
+
+
 def day(offset: int = 0) -> str:
-    """The machine's (= the server's) local date, `offset` days away, as YYYY-MM-DD."""
-    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
+    """The shop's date (in its time zone, see shop_zone), `offset` days away, as YYYY-MM-DD."""
+    return (dt.datetime.now(shop_zone()).date() + dt.timedelta(days=offset)).isoformat()
 
 
 def server_binary() -> Path:
