@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var portFile: String?
     /// The certificate and key to serve HTTPS with (HTTP/2 or HTTP/1.1); plain HTTP when nil.
     public var tls: TLSFiles?
+    /// The proxies whose forwarding headers say who the client is and whether it used HTTPS.
+    public var trustedProxies = TrustedProxies.none
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
@@ -60,7 +62,8 @@ public func buildApplication(
                                        logger: logger)
     let server = try await ServerTransport(configuration, logger: logger)
     return Application(
-        router: buildRouter(shop, prometheus: prometheus),
+        router: buildRouter(shop, origin: ClientOriginMiddleware(proxies: configuration.trustedProxies, servesHTTPS: configuration.tls != nil),
+                            prometheus: prometheus),
         server: server.builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
         // Services stop in reverse order: the server first, the database connections last.
@@ -104,12 +107,14 @@ struct ShopServices: Sendable {
 }
 
 /// The routes and, around them, the middleware every request passes through, outermost first.
-func buildRouter(_ shop: ShopServices, prometheus: PrometheusCollectorRegistry?) -> Router<ShopRequestContext> {
+func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
+                 prometheus: PrometheusCollectorRegistry?) -> Router<ShopRequestContext> {
     let publicFolder = Bundle.module.resourceURL!.appendingPathComponent("Public")
     let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routeTable = RouteTable()
     // Outermost, so errors, 404s, 405s, assets and redirects carry the headers too.
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: origin)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
     // Before the error middleware, which writes its messages in the request's language.

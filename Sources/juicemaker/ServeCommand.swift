@@ -21,8 +21,13 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections = ConnectionLimits().maximum
     @Option(help: "Seconds a connection may take to send a request's headers, or stay idle between requests.")
     var idleTimeout = 15
+    @Option(help: "Seconds a request's body may take to arrive once its headers have; past it, 408 and the connection closed.")
+    var bodyTimeout = 30
     @Option(help: "Seconds between heartbeats on live streams, which find clients that left.")
     var heartbeat = 3
+    @Option(name: .customLong("trusted-proxy"),
+            help: "A proxy in front (ADDR or ADDR/PREFIX, repeatable) whose Forwarded/X-Forwarded-* headers are believed.")
+    var trustedProxies: [String] = []
     @Option(help: "Serve HTTPS (HTTP/2 or HTTP/1.1) with this certificate: PEM, the chain after it (certbot's fullchain.pem); SIGHUP reads it again.")
     var tlsCert: String?
     @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
@@ -33,8 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1...3600 seconds") }
+        guard (1...3_600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be 1...3600 seconds") }
         guard (1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 1...3600 seconds") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        do { _ = try TrustedProxies(trustedProxies) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
@@ -42,12 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
         var metrics = PrometheusMetricsFactory(registry: registry)
         metrics.durationHistogramBuckets[JuiceBarService.readyHistogram] = JuiceBarService.readyBuckets
         MetricsSystem.bootstrap(metrics)
-        let connections = ConnectionLimits(maximum: maxConnections, idleTimeout: .seconds(idleTimeout))
+        let connections = ConnectionLimits(maximum: maxConnections, idleTimeout: .seconds(idleTimeout),
+                                           bodyTimeout: .seconds(bodyTimeout))
             .fitted(toDescriptorLimit: DescriptorLimit.raise())
         var configuration = ServerConfiguration(
             host: host, port: port, database: shop.location,
             adminPassword: try admin.password(),
             logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat), portFile: portFile)
+        configuration.trustedProxies = try TrustedProxies(trustedProxies)
         configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
         let app = try await buildApplication(configuration, prometheus: registry)
         try await app.runService()

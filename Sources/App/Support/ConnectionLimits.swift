@@ -12,10 +12,13 @@ public struct ConnectionLimits: Sendable {
     /// How long a connection may take to send a whole request head, and may sit idle between
     /// requests, before it is closed. A response being written (a live stream) is not idle.
     public var idleTimeout: Duration
+    /// How long a request's body may take to arrive once its head has (`RequestBodyDeadline`).
+    public var bodyTimeout: Duration
 
-    public init(maximum: Int = 4096, idleTimeout: Duration = .seconds(15)) {
+    public init(maximum: Int = 4096, idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(30)) {
         self.maximum = maximum
         self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
     }
 
     /// `maximum`, lowered to leave room under the process's file-descriptor limit for what else
@@ -32,7 +35,7 @@ public struct ConnectionLimits: Sendable {
 extension ConnectionLimits {
     /// How each HTTP/1.1 connection, or HTTP/2 stream over HTTPS, is read.
     var http1Configuration: HTTP1Channel.Configuration {
-        .init(idleTimeout: .init(idleTimeout))
+        .init(additionalChannelHandlers: [RequestBodyDeadline(timeout: bodyTimeout)], idleTimeout: .init(idleTimeout))
     }
 }
 
