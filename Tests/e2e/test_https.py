@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -25,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import ShopServer, make_server_workdir, server_binary, stop_all, wait_for
+from e2e_support import (ADMIN_PASSWORD, ADMIN_USERNAME, ShopServer, make_server_workdir, server_binary, stop_all,
+                          wait_for)
 
 CURL_TIMEOUT_S = "10"
 
@@ -106,6 +108,21 @@ def test_health_negotiates_http2_and_falls_back_to_http1(https_server):
     answer = curl(https_server, "--http2", "-w", "%{http_version} %{http_code}", "https://localhost:"
                   f"{https_server.port}/api/menu", "-o", "/dev/null")
     assert answer.stdout == "2 200", answer.stderr
+
+
+def test_over_https_every_answer_has_hsts_and_the_session_cookie_is_secure(https_server):
+    answer = curl(https_server, "--http2", "-i", "-H", "Content-Type: application/json",
+                  "--data", json.dumps({"username": ADMIN_USERNAME, "password": ADMIN_PASSWORD}),
+                  https_server.url + "/api/session?lang=en")
+    head = answer.stdout.split("\r\n\r\n", 1)[0].lower()
+    assert head.startswith("http/2 200"), answer.stdout[:500] + answer.stderr
+    assert "strict-transport-security: max-age=31536000" in head, head
+    cookies = [line for line in head.splitlines() if line.startswith("set-cookie:")]
+    assert any(c.startswith("set-cookie: __host-juicemaker_session=") and "secure" in c and "httponly" in c
+               for c in cookies), cookies
+    assert any(c.startswith("set-cookie: juicemaker_lang=en") and "secure" in c for c in cookies), cookies
+    refused = curl(https_server, "-i", https_server.url + "/api/nothing-here")
+    assert "strict-transport-security: max-age=31536000" in refused.stdout.lower(), refused.stdout[:500]
 
 
 def test_plain_http_to_the_https_port_gets_no_answer(https_server):
