@@ -18,14 +18,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import secrets
 import time
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from e2e_support import ShopApi
-from test_postgres_instances import POSTGRES_URL_VARIABLE, psql, url_of_database
+# The PostgreSQL fixtures: a new database on the test server, dropped afterwards.
+from test_postgres_instances import POSTGRES_URL_VARIABLE, postgres_admin_url, postgres_database  # noqa: F401
 
 CLI_FOLLOW_S = 5  # a running server's exports must follow a zone the CLI set within this
 
@@ -59,16 +59,7 @@ def engines() -> list[str]:
 @pytest.fixture(params=engines())
 def database_url(request):
     """None for a SQLite file of the server's own; else a new PostgreSQL database, dropped afterwards."""
-    if request.param == "sqlite":
-        yield None
-        return
-    admin_url = os.environ[POSTGRES_URL_VARIABLE]
-    name = "jm_e2e_tz_" + secrets.token_hex(6)
-    psql(admin_url, f"CREATE DATABASE {name}")
-    try:
-        yield url_of_database(admin_url, name)
-    finally:
-        psql(admin_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return None if request.param == "sqlite" else request.getfixturevalue("postgres_database")
 
 
 def cli(server, monkeypatch, zone: str, *args: str):
