@@ -75,54 +75,6 @@ extension APIError {
         switch error {
         case let error as APIError:
             self = error
-        case let refusal as OutOfStock:
-            let shortages = refusal.shortages.map { shortage in
-                JSONValue.object([
-                    "fruit": .string(shortage.fruit.rawValue), "needed": .int(shortage.needed),
-                    "available": .int(shortage.available),
-                ])
-            }
-            self.init(.conflict, "out_of_stock",
-                      Message(.outOfStock, ["juice": .juice(refusal.juice), "shortages": .shortages(refusal.shortages)]),
-                      details: ["juice": .string(refusal.juice.rawValue), "shortages": .array(shortages)])
-        case let error as JuiceBarError:
-            switch error {
-            case .unknownJuice, .unknownFruit: self.init(.notFound, error.code, error.message)
-            default: self.init(.unprocessableContent, error.code, error.message)
-            }
-        case let error as VendingError:
-            if case .unknownProduct = error {
-                self.init(.notFound, error.code, error.message)
-            } else {
-                self.init(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.message)
-            }
-        case let error as OrderError:
-            switch error {
-            case .unknownOrder: self.init(.notFound, error.code, error.message)
-            case .unknownStatus: self.init(.unprocessableContent, error.code, error.message)
-            case .notYours: self.init(.forbidden, error.code, error.message)
-            case .cannotMove(let status, _), .cannotCancel(let status):
-                self.init(.conflict, error.code, error.message, details: ["status": .string(status.rawValue)])
-            }
-        case let error as ContentError:
-            self.init(.unprocessableContent, error.code, error.message)
-        case let error as DayCloseError:
-            switch error {
-            case .alreadyClosed(let day):
-                self.init(.conflict, "day_already_closed", error.message, details: ["day": .string(day)])
-            case .unknownReport: self.init(.notFound, "not_found", error.message)
-            }
-        case let error as ShopSettingError:
-            switch error {
-            case .unknownTimeZone: self.init(.unprocessableContent, "unknown_time_zone", error.message)
-            case .ordersQueued: self.init(.conflict, "orders_queued", error.message)
-            }
-        case let error as AccountError:
-            if case .usernameTaken = error {
-                self.init(.conflict, error.code, error.message)
-            } else {
-                self.init(.unprocessableContent, error.code, error.message)
-            }
         case let error as HTTPError:
             self.init(error.status, Self.code(for: error.status), Self.key(for: error.status))
         case StorageError.busy:
@@ -132,7 +84,63 @@ extension APIError {
         case StorageError.lost:
             self.init(.serviceUnavailable, "storage_lost", .storageLost)
         default:
-            self.init(.internalServerError, "internal", .internalError)
+            self = Self.refusal(error) ?? APIError(.internalServerError, "internal", .internalError)
+        }
+    }
+
+    /// A domain's refusal as the API answers it; nil for an error no domain refuses with.
+    private static func refusal(_ error: any Error) -> APIError? {
+        switch error {
+        case let refusal as OutOfStock:
+            let shortages = refusal.shortages.map { shortage in
+                JSONValue.object([
+                    "fruit": .string(shortage.fruit.rawValue), "needed": .int(shortage.needed),
+                    "available": .int(shortage.available),
+                ])
+            }
+            return APIError(.conflict, "out_of_stock",
+                            Message(.outOfStock, ["juice": .juice(refusal.juice), "shortages": .shortages(refusal.shortages)]),
+                            details: ["juice": .string(refusal.juice.rawValue), "shortages": .array(shortages)])
+        case let error as JuiceBarError:
+            switch error {
+            case .unknownJuice, .unknownFruit: return APIError(.notFound, error.code, error.message)
+            default: return APIError(.unprocessableContent, error.code, error.message)
+            }
+        case let error as VendingError:
+            if case .unknownProduct = error {
+                return APIError(.notFound, error.code, error.message)
+            } else {
+                return APIError(error.isRefusal ? .conflict : .unprocessableContent, error.code, error.message)
+            }
+        case let error as OrderError:
+            switch error {
+            case .unknownOrder: return APIError(.notFound, error.code, error.message)
+            case .unknownStatus: return APIError(.unprocessableContent, error.code, error.message)
+            case .notYours: return APIError(.forbidden, error.code, error.message)
+            case .cannotMove(let status, _), .cannotCancel(let status):
+                return APIError(.conflict, error.code, error.message, details: ["status": .string(status.rawValue)])
+            }
+        case let error as ContentError:
+            return APIError(.unprocessableContent, error.code, error.message)
+        case let error as DayCloseError:
+            switch error {
+            case .alreadyClosed(let day):
+                return APIError(.conflict, "day_already_closed", error.message, details: ["day": .string(day)])
+            case .unknownReport: return APIError(.notFound, "not_found", error.message)
+            }
+        case let error as ShopSettingError:
+            switch error {
+            case .unknownTimeZone: return APIError(.unprocessableContent, "unknown_time_zone", error.message)
+            case .ordersQueued: return APIError(.conflict, "orders_queued", error.message)
+            }
+        case let error as AccountError:
+            if case .usernameTaken = error {
+                return APIError(.conflict, error.code, error.message)
+            } else {
+                return APIError(.unprocessableContent, error.code, error.message)
+            }
+        default:
+            return nil
         }
     }
 

@@ -7,21 +7,26 @@ import VendingMachine
 /// they shipped. The same tables as in PostgreSQL (`PostgresSchema`), named in camel case;
 /// moments are seconds since 1970 (REAL) as there.
 enum SQLiteSchema {
-    /// A migration never changes once shipped; new ones are added at the end.
+    /// Every migration in the order they shipped; one never changes once shipped, new ones are
+    /// added at the end (as in `PostgresSchema.migrations`).
+    static let migrations: [(name: String, apply: @Sendable (Database) throws -> Void)] = [
+        ("juiceBar.v1", juiceBar),
+        ("accounts.v1", accounts),
+        ("accounts.v2", signInLimitsAndEventDismissals),
+        ("vending.v1", vending),
+        ("vending.v2.plainCategories", plainCategories),
+        ("content.v1", content),
+        ("juiceBar.v2.memberOrders", memberOrders),
+        ("juiceBar.v3.queue", queue),
+        ("juiceBar.v4.reorderLevels", reorderLevels),
+        ("idempotency.v1", idempotency),
+        ("days.v1", dayReports),
+        ("shopSetting.v1", shopSettings),
+    ]
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("juiceBar.v1", migrate: juiceBar)
-        migrator.registerMigration("accounts.v1", migrate: accounts)
-        migrator.registerMigration("accounts.v2", migrate: signInLimitsAndEventDismissals)
-        migrator.registerMigration("vending.v1", migrate: vending)
-        migrator.registerMigration("vending.v2.plainCategories", migrate: plainCategories)
-        migrator.registerMigration("content.v1", migrate: content)
-        migrator.registerMigration("juiceBar.v2.memberOrders", migrate: memberOrders)
-        migrator.registerMigration("juiceBar.v3.queue", migrate: queue)
-        migrator.registerMigration("juiceBar.v4.reorderLevels", migrate: reorderLevels)
-        migrator.registerMigration("idempotency.v1", migrate: idempotency)
-        migrator.registerMigration("days.v1", migrate: dayReports)
-        migrator.registerMigration("shopSetting.v1", migrate: shopSettings)
+        for migration in migrations { migrator.registerMigration(migration.name, migrate: migration.apply) }
         return migrator
     }
 
