@@ -21,6 +21,8 @@ struct HomePage {
     let queue: [Order]
     let wait: QueueWait
     let menu: Menu
+    /// The shop's days, whatever the server's own time zone: an event's first and last day, an order's day.
+    let calendar: ShopCalendar
     let language: Language
     let request: Request
 
@@ -46,15 +48,15 @@ struct HomePage {
             greeting: words.greeting.filling(["name": account.name]),
             news: news.map { item in
                 NewsLine(id: item.id, title: item.title, body: item.body, imagePath: item.imageID.map(imagePath),
-                         registeredAt: item.registeredAt.formatted(.iso8601), day: Self.day(item.registeredAt))
+                         registeredAt: item.registeredAt.formatted(.iso8601), day: calendar.dayText(of: item.registeredAt))
             },
             recommendation: recommendation.map { JuiceLink(id: $0.id.rawValue, name: $0.name[language]) },
             juices: menu.juices.map { OrderPage.JuiceButton($0, strings: strings, language: language) },
-            orders: orders.map { OrderLine(juice: $0.juice.rawValue, name: names[$0.juice.rawValue] ?? $0.juice.rawValue, day: Self.day($0.time)) },
+            orders: orders.map { OrderLine(juice: $0.juice.rawValue, name: names[$0.juice.rawValue] ?? $0.juice.rawValue, day: calendar.dayText(of: $0.time)) },
             isStaff: account.isStaff,
             event: event.map { event in
                 EventDialog(id: event.id, title: event.title, body: event.body, imagePath: event.imageID.map(imagePath),
-                            start: Self.day(event.start), end: Self.day(event.end))
+                            start: calendar.dayText(of: event.start), end: calendar.dayText(of: event.end))
             },
             waitLine: allWords.queue.waitLine.filling(["ahead": String(wait.ahead), "minutes": String(wait.minutes)]),
             pageData: scriptJSON(PageData(
@@ -109,10 +111,6 @@ struct HomePage {
         let imagePath: String?
         let start: String
         let end: String
-    }
-
-    static func day(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
     }
 }
 

@@ -25,7 +25,7 @@ struct MemberPages {
             recommendation: juiceBar.recommendation(fromOrders: orders),
             activeOrders: orders.filter(\.status.isActive).reversed(),
             queue: queue, wait: try await juiceBar.wait(in: queue),
-            menu: juiceBar.menu, language: context.language, request: request
+            menu: juiceBar.menu, calendar: content.calendar(), language: context.language, request: request
         ).render()
     }
 }

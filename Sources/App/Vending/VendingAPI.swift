@@ -8,6 +8,8 @@ import JuiceBar
 struct VendingAPI {
     let vending: VendingService
     let idempotent: IdempotentRequests
+    /// The shop's calendar at each request: a manufacturing day is the shop's, whatever the server's zone.
+    let calendar: @Sendable () -> ShopCalendar
 
     struct MoneyRequest: Decodable { let amount: Int }
     struct PurchaseRequest: Decodable { let product: String }
@@ -64,7 +66,7 @@ struct VendingAPI {
     /// Staff put products in, with the day they were made (today when not given).
     @Sendable func restock(_ request: Request, context: ShopRequestContext) async throws -> Response {
         let restock = try await request.decodeJSON(RestockRequest.self)
-        let manufactured = try restock.manufactured.map(Self.parseDay)
+        let manufactured = try restock.manufactured.map(parseDay)
         return Response.json(VendingAnswer(try await vending.restock(
             restock.product, count: restock.count, manufactured: manufactured, actor: context.actor)))
     }
@@ -85,8 +87,8 @@ struct VendingAPI {
         Response.json(try await vending.sales())
     }
 
-    private static func parseDay(_ text: String) throws -> Date {
-        guard let date = ShopCalendar().day(text) else {
+    private func parseDay(_ text: String) throws -> Date {
+        guard let date = calendar().day(text) else {
             throw APIError(.unprocessableContent, "invalid_date", .invalidDate, ["text": .text(text)])
         }
         return date
