@@ -111,6 +111,14 @@ def test_the_shop_day_is_the_shops_zone_for_the_server_and_the_cli(start_server,
         time.sleep(0.1)
     assert len(rows) == 2, f"orders.csv of {shop_day} holds {rows}"
 
+    # An event of the shop's day runs now (the server's own date is another).
+    fields = {"title": "자정 이벤트", "body": "", "start": shop_day, "end": shop_day}
+    posted = staff.post("/api/events", files={key: (None, value) for key, value in fields.items()})
+    assert posted.status_code == 201, posted.text
+    current = staff.get("/api/events/current")
+    assert current.status_code == 200 and current.json()["id"] == posted.json()["id"], (
+        f"an event of {shop_day} is not current for a server with TZ={server_zone}: {current.status_code}")
+
     # Orders of the day are queued: the change is refused, in one line, and nothing changes.
     refused = cli(server, monkeypatch, cli_zone, "shop", "time-zone", "UTC")
     assert refused.returncode == 1, refused
