@@ -1,14 +1,15 @@
 -- POST /api/orders as a member's tap on /home sends it: an order for pickup with an
 -- Idempotency-Key of its own, so every request is claimed, made and kept once. Each wrk thread
--- numbers its keys apart from the others'.
+-- numbers its keys apart from the others' (thread_id is a global of each thread's own Lua state,
+-- set by setup; a chunk-level local would be 0 in every thread, and half the requests replays).
 local juices = { "strawberryBananaJuice", "mangoKiwiJuice", "strawberryJuice", "bananaJuice",
                  "pineappleJuice", "kiwiJuice", "mangoJuice" }
-local thread_id = 0
+local threads_made = 0
 local counter = 0
 
 setup = function(thread)
-  thread:set("thread_id", thread_id)
-  thread_id = thread_id + 1
+  thread:set("thread_id", threads_made)
+  threads_made = threads_made + 1
 end
 
 request = function()
