@@ -258,3 +258,46 @@ def test_testssl_finds_no_vulnerability_and_nothing_not_ok(https_server):
     suites = re.findall(r"^ x[0-9a-f]{4}\s+(\S+)", report, flags=re.MULTILINE)
     assert suites and all(s.startswith("TLS_") or (s.startswith("ECDHE-") and ("GCM" in s or "CHACHA20" in s))
                           for s in suites), suites
+
+
+def test_a_trickled_body_over_http2_is_cut_alone(start_server, certificates):
+    """--body-timeout over HTTP/2 (h2 from PyPI): the slow request's stream gets its 408 and ends, while a
+    live stream on the same connection goes on (closing the connection would end every stream on it)."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    import ssl
+
+    server = start_https(start_server, certificates, "--body-timeout", "2", "--heartbeat", "1")
+    tls = ssl.create_default_context(cafile=str(server.ca_file))
+    tls.set_alpn_protocols(["h2"])
+    with tls.wrap_socket(socket.create_connection(("127.0.0.1", server.port), timeout=0.5),
+                         server_hostname="localhost") as sock:
+        assert sock.selected_alpn_protocol() == "h2"
+        connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        connection.initiate_connection()
+        common = [(":authority", "localhost"), (":scheme", "https")]
+        connection.send_headers(1, [(":method", "GET"), (":path", "/api/live"), *common,
+                                    ("accept", "text/event-stream")], end_stream=True)
+        connection.send_headers(3, [(":method", "POST"), (":path", "/api/orders"), *common,
+                                    ("content-type", "application/json"), ("content-length", "40")])
+        connection.send_data(3, b"{")
+        sock.sendall(connection.data_to_send())
+        status, live_after_cut, started, cut_at = None, 0, time.monotonic(), None
+        while time.monotonic() - started < 8 and live_after_cut < 2:
+            try:
+                data = sock.recv(65536)
+            except socket.timeout:
+                continue
+            assert data, "the server closed the whole HTTP/2 connection"
+            for event in connection.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == 3:
+                    status, cut_at = dict(event.headers)[b":status"], time.monotonic() - started
+                elif isinstance(event, h2.events.DataReceived):
+                    connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    live_after_cut += event.stream_id == 1 and status is not None
+                elif isinstance(event, h2.events.StreamReset):
+                    assert event.stream_id == 3, f"stream {event.stream_id} was reset"
+            sock.sendall(connection.data_to_send())
+    assert status == b"408" and 1.5 < cut_at < 5, (status, cut_at)
+    assert live_after_cut >= 2, "the live stream stopped when the slow request was cut"

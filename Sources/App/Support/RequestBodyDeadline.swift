@@ -71,13 +71,18 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         guard !answering, let head else { return context.close(promise: nil) }
         let language = Language.preferred(by: Request(head: head, body: .init(buffer: ByteBuffer())))
         let body = ByteBuffer(bytes: Self.answer(in: language))
-        let response = HTTPResponse(status: .requestTimeout, headerFields: [
-            .contentType: "application/json; charset=utf-8", .contentLength: "\(body.readableBytes)", .connection: "close",
-        ])
+        // An HTTP/2 stream may not carry `Connection`, and closing it ends only this request, not the
+        // other streams of its connection. A stream's parent is its connection, whose parent is the
+        // listening channel; an HTTP/1.1 connection's parent is the listening channel itself.
+        let isHTTP2Stream = context.channel.parent?.parent != nil
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: "\(body.readableBytes)"]
+        if !isHTTP2Stream { fields[.connection] = "close" }
+        let response = HTTPResponse(status: .requestTimeout, headerFields: fields)
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            guard !isHTTP2Stream else { return bound.value.close(promise: nil) }
             // Output first: a byte still dripping in would make a full close a reset, which can
             // discard the answer on its way; the rest a moment later.
             bound.value.close(mode: .output, promise: nil)
