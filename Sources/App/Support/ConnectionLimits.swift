@@ -63,7 +63,7 @@ final class ConnectionCounter: Sendable {
     }
 
     /// Counts one more connection; false (and nothing counted) when the server is full.
-    func admit() -> Bool {
+    private func admit() -> Bool {
         var current = open.load(ordering: .relaxed)
         while current < maximum {
             let (exchanged, original) = open.compareExchange(
@@ -80,6 +80,13 @@ final class ConnectionCounter: Sendable {
 
     func release() {
         gauge.record(open.subtract(1, ordering: .relaxed).newValue)
+    }
+
+    /// Counts `channel` until it closes; false (and nothing counted) when the server is full.
+    func admit(_ channel: any Channel) -> Bool {
+        guard admit() else { return false }
+        channel.closeFuture.whenComplete { _ in self.release() }
+        return true
     }
 
     /// Refused connections still open for their answer to get through; they hold a descriptor each.
@@ -101,13 +108,15 @@ final class ConnectionCounter: Sendable {
     }
 }
 
+/// A connection a limited channel took: the protocol's own value, or nil when it was refused.
+struct AdmittedConnection<Admitted: ServerChildChannelValue>: ServerChildChannelValue {
+    let channel: any Channel
+    let admitted: Admitted?
+}
+
 /// HTTP/1.1 connections, at most the counter's maximum at once.
 struct LimitedHTTP1Channel: ServerChildChannel {
-    struct Value: ServerChildChannelValue {
-        let channel: any Channel
-        /// The HTTP connection; nil when it was refused.
-        let admitted: HTTP1Channel.Value?
-    }
+    typealias Value = AdmittedConnection<HTTP1Channel.Value>
 
     let inner: HTTP1Channel
     let counter: ConnectionCounter
@@ -120,12 +129,10 @@ struct LimitedHTTP1Channel: ServerChildChannel {
     }()
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard counter.admit() else {
+        guard counter.admit(channel) else {
             Self.refuse(channel, counter: counter)
             return channel.eventLoop.makeSucceededFuture(Value(channel: channel, admitted: nil))
         }
-        let counter = self.counter
-        channel.closeFuture.whenComplete { _ in counter.release() }
         return inner.setup(channel: channel, logger: logger).map { Value(channel: channel, admitted: $0) }
     }
 

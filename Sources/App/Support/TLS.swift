@@ -65,11 +65,7 @@ enum TLSSettings {
 /// the plain-text 503 of `LimitedHTTP1Channel` would be noise to the client, and answering it would
 /// first cost a handshake.
 struct LimitedTLSChannel: ServerChildChannel {
-    struct Value: ServerChildChannelValue {
-        let channel: any Channel
-        /// The HTTPS connection; nil when it was refused.
-        let admitted: HTTP2UpgradeChannel.Value?
-    }
+    typealias Value = AdmittedConnection<HTTP2UpgradeChannel.Value>
 
     let inner: HTTP2UpgradeChannel
     let counter: ConnectionCounter
@@ -77,12 +73,10 @@ struct LimitedTLSChannel: ServerChildChannel {
     let handshakeTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard counter.admit() else {
+        guard counter.admit(channel) else {
             channel.close(promise: nil)
             return channel.eventLoop.makeSucceededFuture(Value(channel: channel, admitted: nil))
         }
-        let counter = self.counter
-        channel.closeFuture.whenComplete { _ in counter.release() }
         let timeout = handshakeTimeout
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { admitted in
             let operations = channel.pipeline.syncOperations
