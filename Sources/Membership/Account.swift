@@ -14,13 +14,21 @@ public struct Account: Hashable, Codable, Sendable {
     public var name: String
     public var role: Role
     public var createdAt: Date
+    /// False for a member who has only ever signed in through an outside provider (Kakao):
+    /// a password sign-in is refused until they set one.
+    public var hasPassword: Bool
+    /// The issuers of the outside identities linked to this account (`https://kauth.kakao.com`), sorted.
+    public var linkedIssuers: [String]
 
-    public init(id: Int64, username: String, name: String, role: Role, createdAt: Date) {
+    public init(id: Int64, username: String, name: String, role: Role, createdAt: Date,
+                hasPassword: Bool = true, linkedIssuers: [String] = []) {
         self.id = id
         self.username = username
         self.name = name
         self.role = role
         self.createdAt = createdAt
+        self.hasPassword = hasPassword
+        self.linkedIssuers = linkedIssuers
     }
 
     public var isStaff: Bool { role == .staff }
@@ -66,10 +74,15 @@ public enum AccountRules {
 
     public static func validate(username: String, password: String, name: String) throws(AccountError) {
         guard isValid(username: username) else { throw .invalidUsername(username) }
-        try validate(password: password)
-        guard password.count >= minimumPasswordLength else { throw .passwordTooShort }
+        try validate(newPassword: password)
         guard WrittenText.isAcceptable(name) else { throw .invalidText(field: "name") }
         guard name.count <= maximumNameLength else { throw .nameTooLong }
+    }
+
+    /// What a password must be to be chosen, at sign-up or later.
+    public static func validate(newPassword password: String) throws(AccountError) {
+        try validate(password: password)
+        guard password.count >= minimumPasswordLength else { throw .passwordTooShort }
     }
 
     /// What any password must be to be checked at all, at sign-up and at sign-in.

@@ -2,12 +2,17 @@ import struct Foundation.Date
 import Membership
 
 /// Accounts and sign-in sessions. Sessions live in the database so that any server
-/// sharing it can serve any signed-in person.
-public protocol AccountStore: Sendable {
+/// sharing it can serve any signed-in person. The accounts' outside identities (Kakao) too.
+public protocol AccountStore: IdentityStore {
     /// Throws `AccountError.usernameTaken` when the name is in use.
     func create(username: String, name: String, passwordHash: String, role: Role) async throws -> Account
-    /// The account and its password hash, for checking a sign-in.
-    func credentials(username: String) async throws -> (account: Account, passwordHash: String)?
+    /// The account and its password hash, for checking a sign-in; a nil hash when the account
+    /// has no password (made by an outside sign-in).
+    func credentials(username: String) async throws -> (account: Account, passwordHash: String?)?
+    /// Gives the account a password (its first, or a new one).
+    func setPassword(accountID: Int64, hash: String) async throws
+    /// Throws `AccountError.usernameTaken` when the name is in use by another account.
+    func rename(accountID: Int64, username: String) async throws
     func accounts() async throws -> [Account]
     func hasStaff() async throws -> Bool
 

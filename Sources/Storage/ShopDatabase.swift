@@ -19,6 +19,8 @@ public struct ShopDatabase: Sendable {
     public let juiceBar: any JuiceBarStore
     public let vending: any VendingStore
     public let accounts: any AccountStore
+    /// Members' identities at outside providers (Kakao): the account store is also this.
+    public var identities: any IdentityStore { accounts }
     public let content: any ContentStore
     /// Answers kept for requests that carry an `Idempotency-Key`.
     public let idempotency: any IdempotencyStore

@@ -38,13 +38,15 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the accounts: username, role, name, and linked sign-ins (kakao) or -.")
         @OptionGroup var options: AnswerOptions
 
         func run() async throws {
             let accounts = try await UsersCommand.accounts(options.shop).accounts().map(AccountAnswer.init)
             try await options.print(accounts) {
-                accounts.map { "\($0.username)\t\($0.role.rawValue)\t\($0.name)" }
+                accounts.map { "\($0.username)\t\($0.role.rawValue)\t\($0.name)\t\($0.identitiesText)" }
             }
         }
     }

@@ -38,7 +38,9 @@ public struct AccountService: Sendable {
     }
 
     /// Signs in: the account, or `invalidCredentials` for a wrong username and a wrong password
-    /// alike, or `tooManyAttempts` while the username is locked after repeated failures.
+    /// alike, or `tooManyAttempts` while the username is locked after repeated failures, or
+    /// `passwordNotSet` for a member made by a Kakao sign-in who has no password yet (counted
+    /// as a failure all the same, and as slow as a check).
     /// The attempt is counted before the password is checked, so a burst of guesses sent at
     /// once gets no more checks than guesses sent one by one.
     public func signIn(username: String, password: String, client: String) async throws -> Account {
@@ -56,30 +58,75 @@ public struct AccountService: Sendable {
             let openAgain = SignInThrottle.lockedUntil(failures: attempts, now: now) ?? now + SignInThrottle.window
             throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
         }
-        let account: Account?
+        let verdict: PasswordVerdict
         do {
-            account = try await verify(username: username, password: password, client: client)
+            verdict = try await verify(username: username, password: password, client: client)
         } catch {
             // Not checked after all (the hashing queue was full, the store failed): not a guess.
             try? await store.withdrawSignInAttempt(attempt)
             throw error
         }
-        guard let account else { throw APIError.invalidCredentials }
-        try await store.withdrawSignInAttempt(attempt)
-        return account
+        switch verdict {
+        case .right(let account):
+            try await store.withdrawSignInAttempt(attempt)
+            return account
+        case .wrong: throw APIError.invalidCredentials
+        case .notSet: throw APIError.passwordNotSet
+        }
     }
 
-    /// The account whose password this is; nil for a wrong username or password alike.
-    func verify(username: String, password: String, client: String) async throws -> Account? {
-        guard let credentials = try await store.credentials(username: username) else {
-            // Spend the same time as a real check, so a response's speed does not tell which usernames exist.
+    /// What checking a password found.
+    enum PasswordVerdict {
+        case right(Account)
+        /// A wrong username or password alike.
+        case wrong
+        /// The account has no password (made by a Kakao sign-in).
+        case notSet
+    }
+
+    func verify(username: String, password: String, client: String) async throws -> PasswordVerdict {
+        let credentials = try await store.credentials(username: username)
+        guard let credentials, let hash = credentials.passwordHash else {
+            // Spend the same time as a real check, so a response's speed does not tell which
+            // usernames exist, nor which have no password.
             _ = try await hasher.run(client: client) { [decoyHash] in Bcrypt.verify(password, hash: decoyHash) }
-            return nil
+            return credentials == nil ? .wrong : .notSet
         }
-        let matches = try await hasher.run(client: client) {
-            Bcrypt.verify(password, hash: credentials.passwordHash)
-        }
-        return matches ? credentials.account : nil
+        let matches = try await hasher.run(client: client) { Bcrypt.verify(password, hash: hash) }
+        return matches ? .right(credentials.account) : .wrong
+    }
+
+    /// Gives the member a password: their first, for a member made by a Kakao sign-in. It asks
+    /// for no current password, so a caller changing one must check that first.
+    public func setPassword(accountID: Int64, password: String, client: String) async throws {
+        try AccountRules.validate(newPassword: password)
+        let cost = bcryptCost
+        let hash = try await hasher.run(client: client) { Bcrypt.hash(password, cost: cost) }
+        try await store.setPassword(accountID: accountID, hash: hash)
+    }
+
+    /// Gives the account another username; `usernameTaken` when another account has it.
+    public func rename(accountID: Int64, username: String) async throws {
+        guard AccountRules.isValid(username: username) else { throw AccountError.invalidUsername(username) }
+        try await store.rename(accountID: accountID, username: username)
+    }
+
+    /// Members' identities at outside providers (Kakao) and the sign-ins on their way there.
+    public var identities: any IdentityStore { store }
+
+    /// The member an outside identity signs in as: the one it is linked to, or else a new member
+    /// without a password, named from the provider's nickname (username and name both editable later).
+    public func member(signingInAs identity: ExternalIdentity, nickname: String?) async throws -> Account {
+        if let account = try await store.account(identity: identity) { return account }
+        let usernames = AccountRules.usernameCandidates(nickname: nickname, subject: identity.subject)
+        let name = AccountRules.memberName(nickname: nickname, username: usernames.first ?? "")
+        return try await store.createMember(identity: identity, usernames: usernames, name: name, at: now())
+    }
+
+    /// Links an outside identity to a signed-in member; staff never sign in through a provider.
+    public func link(_ identity: ExternalIdentity, to account: Account) async throws {
+        guard !account.isStaff else { throw APIError.forbidden }
+        try await store.link(identity, to: account.id, at: now())
     }
 
     /// Starts a session and returns its token: 256 random bits.

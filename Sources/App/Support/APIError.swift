@@ -30,6 +30,8 @@ public struct APIError: Error, Sendable {
     static let unauthorized = APIError(.unauthorized, "unauthorized", .unauthorized)
     static let forbidden = APIError(.forbidden, "forbidden", .forbidden)
     static let invalidCredentials = APIError(.unauthorized, "invalid_credentials", .invalidCredentials)
+    /// A password sign-in for a member made by a Kakao sign-in who has set no password yet.
+    static let passwordNotSet = APIError(.unauthorized, "password_not_set", .passwordNotSet)
 
     /// Too much is waiting already (password checks, connections); nothing was done.
     static let busy = APIError(.serviceUnavailable, "busy", .busy).retrying(after: 1)

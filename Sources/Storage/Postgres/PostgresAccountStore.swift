@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// Accounts and sessions in PostgreSQL: a session made through one server works on every other.
 public struct PostgresAccountStore: AccountStore {
-    private let database: PostgresDatabase
-    private let now: @Sendable () -> Date
+    let database: PostgresDatabase
+    let now: @Sendable () -> Date
 
     init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
@@ -24,16 +24,29 @@ public struct PostgresAccountStore: AccountStore {
         return Account(id: try row.decode(Int64.self), username: username, name: name, role: role, createdAt: createdAt)
     }
 
-    public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
+    public func credentials(username: String) async throws -> (account: Account, passwordHash: String?)? {
         try await database.rows("""
-            SELECT id, username, name, role, created_at, password_hash FROM account WHERE username = \(username)
+            SELECT \(unescaped: Self.accountColumns), a.password_hash FROM account a WHERE a.username = \(username)
             """).first.map { row in
-            (try Self.account(row), try row.makeRandomAccess()[5].decode(String.self))
+            (try Self.account(row), try row.makeRandomAccess()[7].decode(String?.self))
+        }
+    }
+
+    public func setPassword(accountID: Int64, hash: String) async throws {
+        _ = try await database.rows("UPDATE account SET password_hash = \(hash) WHERE id = \(accountID)")
+    }
+
+    public func rename(accountID: Int64, username: String) async throws {
+        do {
+            _ = try await database.rows("UPDATE account SET username = \(username) WHERE id = \(accountID)")
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // The unique username decides between two renames (or sign-ups) to one name at once.
+            throw AccountError.usernameTaken(username)
         }
     }
 
     public func accounts() async throws -> [Account] {
-        try await database.rows("SELECT id, username, name, role, created_at FROM account ORDER BY id").map(Self.account)
+        try await database.rows("SELECT \(unescaped: Self.accountColumns) FROM account a ORDER BY a.id").map(Self.account)
     }
 
     public func hasStaff() async throws -> Bool {
@@ -51,7 +64,7 @@ public struct PostgresAccountStore: AccountStore {
 
     public func account(sessionToken: String, now: Date) async throws -> Account? {
         try await database.rows("""
-            SELECT a.id, a.username, a.name, a.role, a.created_at
+            SELECT \(unescaped: Self.accountColumns)
             FROM session s JOIN account a ON a.id = s.account_id
             WHERE s.token = \(sessionToken) AND s.expires > \(now.storedValue)
             """).first.map(Self.account)
@@ -108,12 +121,20 @@ public struct PostgresAccountStore: AccountStore {
             """).isEmpty
     }
 
-    /// An account from a row that starts with id, username, name, role, created_at.
-    private static func account(_ row: PostgresRow) throws -> Account {
+    /// What `account(_:)` reads of the account `a`: its columns, whether it has a password, and
+    /// its identities' issuers.
+    static let accountColumns = """
+        a.id, a.username, a.name, a.role, a.created_at, a.password_hash IS NOT NULL,
+        ARRAY(SELECT i.issuer FROM account_identity i WHERE i.account_id = a.id ORDER BY i.issuer)
+        """
+
+    /// An account from a row that starts with `accountColumns`.
+    static func account(_ row: PostgresRow) throws -> Account {
         let columns = row.makeRandomAccess()
         return Account(
             id: try columns[0].decode(Int64.self), username: try columns[1].decode(String.self),
             name: try columns[2].decode(String.self), role: Role(rawValue: try columns[3].decode(String.self)) ?? .member,
-            createdAt: Date(storedValue: try columns[4].decode(Double.self)))
+            createdAt: Date(storedValue: try columns[4].decode(Double.self)),
+            hasPassword: try columns[5].decode(Bool.self), linkedIssuers: try columns[6].decode([String].self))
     }
 }

@@ -40,6 +40,9 @@ enum PostgresSchema {
                 """)
             try await connection.run("INSERT INTO shop_setting (id, time_zone) VALUES (1, \(ShopTimeZone.initialName()))")
         }),
+        ("identities.v8", { connection in
+            for statement in identities { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
@@ -411,5 +414,34 @@ enum PostgresSchema {
         CREATE TRIGGER day_report_never_truncated BEFORE TRUNCATE ON day_report
             FOR EACH STATEMENT EXECUTE FUNCTION day_report_never_changes()
         """,
+    ]
+
+    /// Members' identities at outside providers (Kakao), the sign-ins on their way there, and
+    /// accounts without a password (made by such a sign-in).
+    private static let identities = [
+        "ALTER TABLE account ALTER COLUMN password_hash DROP NOT NULL",
+        """
+        CREATE TABLE account_identity (
+            issuer text NOT NULL,
+            subject text NOT NULL,
+            account_id bigint NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            linked_at double precision NOT NULL,
+            PRIMARY KEY (issuer, subject),
+            UNIQUE (account_id, issuer)
+        )
+        """,
+        """
+        CREATE TABLE pending_sign_in (
+            state text PRIMARY KEY,
+            browser text NOT NULL,
+            nonce text NOT NULL,
+            code_verifier text NOT NULL,
+            next text NOT NULL,
+            language text NOT NULL,
+            linking_account_id bigint REFERENCES account(id) ON DELETE CASCADE,
+            expires double precision NOT NULL
+        )
+        """,
+        "CREATE INDEX pending_sign_in_expires ON pending_sign_in(expires)",
     ]
 }

@@ -4,8 +4,8 @@ import Membership
 
 /// Accounts and sessions in SQLite.
 public struct SQLiteAccountStore: AccountStore {
-    private let database: SQLiteDatabase
-    private let now: @Sendable () -> Date
+    let database: SQLiteDatabase
+    let now: @Sendable () -> Date
 
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
@@ -24,16 +24,31 @@ public struct SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
+    public func credentials(username: String) async throws -> (account: Account, passwordHash: String?)? {
         try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE username = ?", arguments: [username])
+            try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM account WHERE username = ?", arguments: [username])
                 .map { (Self.account($0), $0["passwordHash"]) }
+        }
+    }
+
+    public func setPassword(accountID: Int64, hash: String) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, accountID])
+        }
+    }
+
+    public func rename(accountID: Int64, username: String) async throws {
+        try await database.writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE username = ? AND id != ?",
+                                    arguments: [username, accountID]) == nil
+            else { throw AccountError.usernameTaken(username) }
+            try db.execute(sql: "UPDATE account SET username = ? WHERE id = ?", arguments: [username, accountID])
         }
     }
 
     public func accounts() async throws -> [Account] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY id").map(Self.account)
+            try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM account ORDER BY id").map(Self.account)
         }
     }
 
@@ -55,7 +70,7 @@ public struct SQLiteAccountStore: AccountStore {
         try await database.pool.read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT account.* FROM session JOIN account ON account.id = session.accountId WHERE token = ? AND expires > ?",
+                sql: "SELECT \(Self.accountColumns) FROM session JOIN account ON account.id = session.accountId WHERE token = ? AND expires > ?",
                 arguments: [sessionToken, now.storedValue]
             ).map(Self.account)
         }
@@ -107,8 +122,17 @@ public struct SQLiteAccountStore: AccountStore {
         }
     }
 
-    private static func account(_ row: Row) -> Account {
-        Account(id: row["id"], username: row["username"], name: row["name"],
-                role: Role(rawValue: row["role"]) ?? .member, createdAt: row["createdAt"])
+    /// What `account(_:)` reads: the account's columns and its identities' issuers.
+    static let accountColumns = "account.*, "
+        + "(SELECT group_concat(issuer, char(10)) FROM accountIdentity WHERE accountId = account.id) AS linkedIssuers"
+
+    /// An account from a row of `accountColumns`.
+    static func account(_ row: Row) -> Account {
+        let issuers: String? = row["linkedIssuers"]
+        let passwordHash: String? = row["passwordHash"]
+        return Account(id: row["id"], username: row["username"], name: row["name"],
+                       role: Role(rawValue: row["role"]) ?? .member, createdAt: row["createdAt"],
+                       hasPassword: passwordHash != nil,
+                       linkedIssuers: issuers.map { $0.split(separator: "\n").map(String.init).sorted() } ?? [])
     }
 }

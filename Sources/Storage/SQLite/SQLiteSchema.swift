@@ -22,6 +22,7 @@ enum SQLiteSchema {
         ("idempotency.v1", idempotency),
         ("days.v1", dayReports),
         ("shopSetting.v1", shopSettings),
+        ("accounts.v3.identities", identities),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -322,5 +323,49 @@ enum SQLiteSchema {
             )
             """)
         try db.execute(sql: "INSERT INTO shopSetting (id, timeZone) VALUES (1, ?)", arguments: [ShopTimeZone.initialName()])
+    }
+
+    /// Members' identities at outside providers (Kakao), the sign-ins on their way there, and
+    /// accounts without a password (made by such a sign-in). SQLite cannot drop a NOT NULL, so
+    /// `account` is copied into a table without it (the migration runs with foreign keys off and
+    /// checks them after, so the tables that refer to `account` keep their rows), keeping its
+    /// AUTOINCREMENT counter so no id is ever given twice.
+    private static func identities(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE accountWithOptionalPassword (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                username TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                passwordHash TEXT,
+                role TEXT NOT NULL CHECK (role IN ('member', 'staff')),
+                createdAt DATETIME NOT NULL
+            );
+            INSERT INTO accountWithOptionalPassword (id, username, name, passwordHash, role, createdAt)
+                SELECT id, username, name, passwordHash, role, createdAt FROM account;
+            DELETE FROM sqlite_sequence WHERE name = 'accountWithOptionalPassword';
+            UPDATE sqlite_sequence SET name = 'accountWithOptionalPassword' WHERE name = 'account';
+            DROP TABLE account;
+            ALTER TABLE accountWithOptionalPassword RENAME TO account;
+
+            CREATE TABLE accountIdentity (
+                issuer TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                linkedAt DATETIME NOT NULL,
+                PRIMARY KEY (issuer, subject),
+                UNIQUE (accountId, issuer)
+            );
+            CREATE TABLE pendingSignIn (
+                state TEXT PRIMARY KEY,
+                browser TEXT NOT NULL,
+                nonce TEXT NOT NULL,
+                codeVerifier TEXT NOT NULL,
+                next TEXT NOT NULL,
+                language TEXT NOT NULL,
+                linkingAccountId INTEGER REFERENCES account(id) ON DELETE CASCADE,
+                expires DATETIME NOT NULL
+            );
+            CREATE INDEX pendingSignIn_expires ON pendingSignIn(expires);
+            """)
     }
 }

@@ -88,6 +88,7 @@ extension Words {
             .forbidden: "Only staff can do this.",
             .invalidCredentials: "Wrong username or password.",
             .tooManyAttempts: "Too many sign-in attempts. Please try again in {seconds} seconds.",
+            .passwordNotSet: "This account signs in with Kakao. Set a password on your home page to use one.",
             .notFound: "There is nothing here.",
             .noSuchEvent: "There is no such event.",
             .noSuchImage: "There is no such image.",

@@ -88,6 +88,7 @@ extension Words {
             .forbidden: "직원만 할 수 있어요.",
             .invalidCredentials: "아이디 또는 비밀번호가 맞지 않아요.",
             .tooManyAttempts: "로그인 시도가 너무 많아요. {seconds}초 후에 다시 시도해 주세요.",
+            .passwordNotSet: "이 계정은 카카오로 로그인해요. 비밀번호로 로그인하려면 홈에서 비밀번호를 먼저 설정해 주세요.",
             .notFound: "찾는 페이지나 항목이 없어요.",
             .noSuchEvent: "없는 이벤트예요.",
             .noSuchImage: "없는 이미지예요.",

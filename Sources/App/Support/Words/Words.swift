@@ -94,7 +94,7 @@ enum MessageKey: String, CaseIterable, Sendable {
     case missingTitle, tooLong, invalidDate, invalidPeriod, unsupportedImage, imageTooLarge
     // Accounts and sign-in.
     case invalidUsername, passwordTooShort, passwordTooLong, nameTooLong, usernameTaken
-    case unauthorized, forbidden, invalidCredentials, tooManyAttempts
+    case unauthorized, forbidden, invalidCredentials, tooManyAttempts, passwordNotSet
     // Requests the server cannot take.
     case notFound, noSuchEvent, noSuchImage, methodNotAllowed, crossSite, notMultipart, invalidBoundary, tooLarge
     case requestTimeout
