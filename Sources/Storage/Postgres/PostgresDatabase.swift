@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL database shared by every server of the shop. Writes to the same part of the
 /// shop (the fruit stock, the vending machine) take that part's transaction-scoped advisory
@@ -114,9 +116,11 @@ final class PostgresDatabase: Sendable {
     func write<T: Sendable>(
         _ part: Part, _ body: (PostgresConnection, PartLock) async throws -> (answer: T, changed: Bool)
     ) async throws -> T {
+        let lock = PartLock(key: part.rawValue, instance: instance)
+        defer { lock.released() }
         do {
             return try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { connection in
-                let (answer, changed) = try await body(connection, PartLock(key: part.rawValue, instance: instance))
+                let (answer, changed) = try await body(connection, lock)
                 guard changed else { throw NothingChanged(answer: answer) }
                 return answer
             }
@@ -126,10 +130,38 @@ final class PostgresDatabase: Sendable {
     }
 
     /// What a part's locking read is given: the lock's key, and the notice's channel and payload.
-    struct PartLock {
+    /// It also times how long this server holds the lock, from the locking read's answer (the lock
+    /// is ours by then) to the end of the transaction, as the counter
+    /// `juicemaker_write_lock_held_seconds_total{part}`: summed over the servers and divided by the
+    /// wall time, the share of time the lock is held (`scripts/bench-postgres` prints it).
+    final class PartLock: Sendable {
         let key: Int64
         let channel = PostgresDatabase.channel
         let instance: String
+        private let takenAt = Mutex<ContinuousClock.Instant?>(nil)
+        private let held: FloatingPointCounter
+
+        init(key: Int64, instance: String) {
+            self.key = key
+            self.instance = instance
+            held = Self.heldSeconds(key)
+        }
+
+        /// Called by the locking read once its answer has come: the lock is held from here.
+        func taken() {
+            takenAt.withLock { $0 = $0 ?? .now }
+        }
+
+        fileprivate func released() {
+            guard let since = takenAt.withLock({ $0 }) else { return }
+            let elapsed = ContinuousClock.now - since
+            held.increment(by: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+
+        private static func heldSeconds(_ key: Int64) -> FloatingPointCounter {
+            let part = Part(rawValue: key).map { "\($0)" } ?? "\(key)"
+            return FloatingPointCounter(label: "juicemaker_write_lock_held_seconds_total", dimensions: [("part", part)])
+        }
     }
 
     /// Leaves a write's transaction by rolling back, with the answer it has all the same.

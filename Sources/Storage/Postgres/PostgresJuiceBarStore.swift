@@ -171,8 +171,9 @@ extension PostgresJuiceBarStore {
         _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ needs: BookNeeds
     ) async throws -> JuiceBarBook {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock(), calendar: needs.calendar)
-        for try await row in try await connection.execute(
-            LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet) {
+        let rows = try await connection.execute(LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet)
+        lock.taken()
+        for try await row in rows {
             let cells = row.makeRandomAccess()
             switch BookRow(rawValue: try cells[0].decode(Int16.self)) {
             case .fruit:

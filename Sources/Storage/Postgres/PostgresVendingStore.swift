@@ -151,10 +151,12 @@ extension PostgresVendingStore {
         var unsold: [ProductID: Int] = [:]
         var money = MoneyTotals()
         var oldestItems: [ProductID: [Item]] = [:]
-        for row in try await connection.rows("""
+        let rows = try await connection.rows("""
             SELECT * FROM vending_book(\(lock.key), \(lock.channel), \(lock.instance),
                                        \(Array(wanted.counts.keys)), \(Array(wanted.counts.values)), \(wanted.freshAt.storedValue))
-            """) {
+            """)
+        lock.taken()
+        for row in rows {
             let (product, count, balance, inserted, spent, returned, itemID, manufactured, expires) =
                 try row.decode((String, Int?, Int?, Int?, Int?, Int?, Int64?, Double?, Double?).self)
             if let itemID, let manufactured, let expires {
