@@ -1,5 +1,7 @@
+import App
 import ArgumentParser
 import Foundation
+import Logging
 import Storage
 
 @main
@@ -18,6 +20,8 @@ struct JuiceMakerCommand: AsyncParsableCommand {
     /// refused input (a bad database URL too) 2, a refusal by the shop (a shortage, a sold-out
     /// slot) 1, anything else 3.
     static func main() async {
+        LoggingSystem.bootstrap { ShopLogHandler(label: $0) }
+        defer { LogLines.standardError.flush() }
         var failure: (any Error)?
         do {
             var command = try parseAsRoot()
@@ -43,6 +47,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data(((message.hasPrefix("Error") ? "" : "error: ") + message + "\n").utf8))
                 }
             }
+            LogLines.standardError.flush()
             Foundation.exit(code.rawValue)
         }
     }
