@@ -127,6 +127,7 @@ import VendingMachine
         (APIError.unauthorized, 401, "unauthorized"),
         (APIError.forbidden, 403, "forbidden"),
         (APIError.invalidCredentials, 401, "invalid_credentials"),
+        (APIError.passwordNotSet, 401, "password_not_set"),
         (APIError.tooManyAttempts(retryAfter: 29.5), 429, "too_many_attempts"),
         (APIError.busy, 503, "busy"),
         (APIError.notFound(.noSuchEvent), 404, "not_found"),
