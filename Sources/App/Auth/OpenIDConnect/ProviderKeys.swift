@@ -11,6 +11,8 @@ actor ProviderKeys {
     private let now: @Sendable () -> Date
     private var keys = JWTKeyCollection()
     private var kids: Set<String> = []
+    /// Counted by keys, not names: a set listing two keys under one kid has no "only key".
+    private var hasOnlyOneKey = false
     private var lastFetch: Date?
     /// The last fetch got no key set: a kid we do not know then says the provider is down, not the token forged.
     private var lastFetchFailed = false
@@ -21,16 +23,21 @@ actor ProviderKeys {
         self.now = now
     }
 
-    /// A collection holding the RS256 key named `kid`; `tokenInvalid` when the provider has no such key.
-    func keys(for kid: String, jwksURI: String) async throws -> JWTKeyCollection {
-        if !kids.contains(kid), mayFetch() {
+    /// A collection holding the RS256 key named `kid`, or with no `kid` the provider's only key;
+    /// `tokenInvalid` when the provider has no such key.
+    func keys(for kid: String?, jwksURI: String) async throws -> JWTKeyCollection {
+        if !knows(kid), mayFetch() {
             try await fetch(jwksURI)
         }
-        guard kids.contains(kid) else {
+        guard knows(kid) else {
             if lastFetchFailed { throw OpenIDError.providerUnavailable("no key set since the last fetch failed") }
-            throw OpenIDError.tokenInvalid("unknown kid \(kid)")
+            throw OpenIDError.tokenInvalid(kid.map { "unknown kid \($0)" } ?? "no kid, and not exactly one key")
         }
         return keys
+    }
+
+    private func knows(_ kid: String?) -> Bool {
+        kid.map(kids.contains) ?? hasOnlyOneKey
     }
 
     private func mayFetch() -> Bool {
@@ -57,17 +64,20 @@ actor ProviderKeys {
 
     /// Only RSA keys for signatures, each pinned to RS256 whatever the token's header claims.
     private func replaceKeys(with jwks: JWKS) async throws {
-        let collection = JWTKeyCollection()
-        var names: Set<String> = []
-        for jwk in jwks.keys where Self.isRS256SigningKey(jwk) {
-            guard let kid = jwk.keyIdentifier, let modulus = jwk.modulus, let exponent = jwk.exponent,
-                  let key = try? Insecure.RSA.PublicKey(modulus: modulus, exponent: exponent)
-            else { continue }
-            await collection.add(rsa: key, digestAlgorithm: .sha256, kid: kid)
-            names.insert(kid.string)
+        let signing = jwks.keys.filter(Self.isRS256SigningKey).compactMap { jwk -> (kid: JWKIdentifier?, key: Insecure.RSA.PublicKey)? in
+            guard let modulus = jwk.modulus, let exponent = jwk.exponent,
+                  let key = try? Insecure.RSA.PublicKey(modulus: modulus, exponent: exponent) else { return nil }
+            return (jwk.keyIdentifier, key)
         }
+        let collection = JWTKeyCollection()
+        for (kid, key) in signing {
+            if let kid { await collection.add(rsa: key, digestAlgorithm: .sha256, kid: kid) }
+        }
+        // The only key also checks tokens whose header names no kid (OpenID Connect Core §10.1).
+        if signing.count == 1 { await collection.add(rsa: signing[0].key, digestAlgorithm: .sha256) }
         keys = collection
-        kids = names
+        hasOnlyOneKey = signing.count == 1
+        kids = Set(signing.compactMap { $0.kid?.string })
     }
 
     private static func isRS256SigningKey(_ jwk: JWK) -> Bool {
