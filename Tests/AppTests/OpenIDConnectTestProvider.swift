@@ -67,6 +67,13 @@ struct ProviderKey: Sendable {
         await keys.add(rsa: privateKey, digestAlgorithm: .sha256, kid: kid)
         return try await keys.sign(claims, kid: kid)
     }
+
+    /// An RS256 token whose header names no key, as a provider with a single key may send.
+    func signWithoutKid(_ claims: TestIDTokenClaims) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: privateKey, digestAlgorithm: .sha256)
+        return try await keys.sign(claims)
+    }
 }
 
 /// What the test provider serves and what it saw; the tests set the first and read the second.

@@ -59,6 +59,22 @@ import Testing
         }
     }
 
+    /// OpenID Connect Core §10.1: a token may name no kid when the provider has exactly one key.
+    @Test func aTokenNamingNoKeyIsCheckedWithTheProvidersOnlyKey() async throws {
+        try await withProvider { setup in
+            let good = try await OpenIDTestSetup.providerKey.signWithoutKid(setup.claims())
+            #expect(try await setup.signIn(answering: good).identity.subject == "4242")
+            let forged = try await Self.forgerKey.signWithoutKid(setup.claims())
+            #expect(await setup.refusal(of: forged)?.isTokenInvalid == true)
+        }
+        try await withProvider { setup in
+            // Two keys, even under one name: which one signed is not said, so neither is tried.
+            setup.provider.update { $0.keys.append(Self.forgerKey) }
+            let good = try await OpenIDTestSetup.providerKey.signWithoutKid(setup.claims())
+            #expect(await setup.refusal(of: good)?.isTokenInvalid == true)
+        }
+    }
+
     @Test func aTokenForAnotherClientIsRefused() async throws {
         try await withProvider { setup in
             let another = try await setup.refusal { $0.aud = .one("another-app") }
