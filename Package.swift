@@ -93,6 +93,8 @@ let package = Package(
                 .process("Support/header.mustache"),
                 .process("Auth/login.mustache"),
                 .process("Auth/signup.mustache"),
+                .process("Auth/kakao-button.mustache"),
+                .process("Auth/kakao-symbol.mustache"),
                 .process("JuiceBar/order.mustache"),
                 .process("Members/home.mustache"),
                 .process("Queue/kitchen.mustache"),

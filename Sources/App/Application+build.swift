@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// The proxies whose forwarding headers say who the client is and whether it used HTTPS.
     public var trustedProxies = TrustedProxies.none
+    /// Members sign in with Kakao (or the provider it names) when set; off when nil.
+    public var openID: OpenIDSettings?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: String = "juicemaker.sqlite",
                 adminPassword: String? = nil, bcryptCost: UInt8 = 12, logLevel: Logger.Level = .info,
@@ -47,6 +49,24 @@ public struct ServerConfiguration: Sendable {
         self.adminPassword = adminPassword
         self.bcryptCost = bcryptCost
         self.logLevel = logLevel
+    }
+}
+
+/// Sign-in with an OpenID Connect provider, as `serve`'s Kakao flags give it.
+public struct OpenIDSettings: Sendable {
+    public static var kakaoIssuer: String { OpenIDConfiguration.kakaoIssuer }
+    /// Kakao's REST API key.
+    public var clientID: String
+    public var clientSecret: String?
+    /// Where members reach the shop: the provider sends them back to `<publicURL>/login/kakao/callback`.
+    public var publicURL: String
+    public var issuer: String
+
+    public init(clientID: String, clientSecret: String?, publicURL: String, issuer: String = kakaoIssuer) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.publicURL = publicURL
+        self.issuer = issuer
     }
 }
 
@@ -87,6 +107,8 @@ struct ShopServices: Sendable {
     let content: ContentService
     let days: ShopDays
     let idempotent: IdempotentRequests
+    /// Signing in with Kakao; nil when the server has no client id.
+    let kakao: KakaoLogin?
 
     init(_ configuration: ServerConfiguration, logger: Logger) async throws {
         database = try await ShopDatabase.open(configuration.database, newShopTimeZone: configuration.timeZone,
@@ -103,6 +125,10 @@ struct ShopServices: Sendable {
                                  calendar: { calendar.current }, now: configuration.clock)
         days = ShopDays(database, calendar: calendar, now: configuration.clock)
         idempotent = IdempotentRequests(store: database.idempotency, menu: { juiceBar.menu }, now: configuration.clock)
+        kakao = configuration.openID.map { [accounts, database] settings in
+            KakaoLogin(client: OpenIDClient(configuration: OpenIDConfiguration(settings), logger: logger, now: configuration.clock),
+                       accounts: accounts, identities: database.identities, logger: logger, now: configuration.clock)
+        }
     }
 }
 
@@ -113,7 +139,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     let router = Router(context: ShopRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routeTable = RouteTable()
     // Outermost, so errors, 404s, 405s, assets and redirects carry the headers too.
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(formTargets: shop.kakao?.formTargets ?? []))
     router.add(middleware: origin)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: AccessLogMiddleware())
@@ -140,9 +166,11 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
     VendingAPI(vending: shop.vending, idempotent: shop.idempotent, calendar: { shop.calendar.current }).addRoutes(to: api)
     VendingPages(vending: shop.vending).addRoutes(to: pages)
     SessionAPI(accounts: shop.accounts).addRoutes(to: api)
-    SessionPages(accounts: shop.accounts).addRoutes(to: pages)
+    SessionPages(accounts: shop.accounts, kakaoLogin: shop.kakao != nil).addRoutes(to: pages)
+    shop.kakao?.addRoutes(to: pages)
     MemberAPI(accounts: shop.accounts, content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: api)
-    MemberPages(content: shop.content, juiceBar: shop.juiceBar).addRoutes(to: pages)
+    MemberPages(content: shop.content, juiceBar: shop.juiceBar, accounts: shop.accounts,
+                kakaoIssuer: shop.kakao?.issuer).addRoutes(to: pages)
     ImageRoutes(content: shop.content).addRoutes(to: pages)
     DayAPI(days: shop.days).addRoutes(to: api)
     DayPages(days: shop.days).addRoutes(to: pages)
@@ -169,6 +197,26 @@ private func writePortFile(_ path: String, port: Int) throws {
     let temporary = path + ".partial"
     try Data("\(port)\n".utf8).write(to: URL(fileURLWithPath: temporary))
     guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+}
+
+/// Closes the connections to the OpenID Connect provider once the server has stopped.
+struct ProviderConnections: Service {
+    let client: OpenIDClient?
+
+    func run() async {
+        try? await gracefulShutdown()
+        try? await client?.shutdown()
+    }
+}
+
+extension OpenIDConfiguration {
+    /// As `serve`'s flags give it: the provider sends members back to `<public URL>/login/kakao/callback`.
+    init(_ settings: OpenIDSettings) {
+        var publicURL = settings.publicURL
+        while publicURL.hasSuffix("/") { publicURL.removeLast() }
+        self.init(issuer: settings.issuer, clientID: settings.clientID, clientSecret: settings.clientSecret,
+                  redirectURI: publicURL + "/login/kakao/callback")
+    }
 }
 
 /// Closes the database's connections once the server has stopped.

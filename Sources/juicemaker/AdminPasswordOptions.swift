@@ -14,12 +14,17 @@ struct AdminPasswordOptions: ParsableArguments {
     /// The password, read now; a file that cannot be read or is empty ends the command (exit 2).
     func password() throws -> String? {
         guard let adminPasswordFile else { return ProcessInfo.processInfo.environment["JUICEMAKER_ADMIN_PASSWORD"] }
-        guard let data = FileManager.default.contents(atPath: adminPasswordFile), let text = String(data: data, encoding: .utf8) else {
-            throw fail("cannot read the admin password file \(adminPasswordFile)", code: 2)
-        }
-        // `echo secret > file` ends in a line break that is no part of the password (CRLF is one Character).
-        let password = text.last?.isNewline == true ? String(text.dropLast()) : text
-        guard !password.isEmpty else { throw fail("the admin password file \(adminPasswordFile) is empty", code: 2) }
-        return password
+        return try secret(inFile: adminPasswordFile, naming: "admin password")
     }
+}
+
+/// A secret kept in a file, read now; a file that cannot be read or is empty ends the command (exit 2).
+func secret(inFile path: String, naming what: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        throw fail("cannot read the \(what) file \(path)", code: 2)
+    }
+    // `echo secret > file` ends in a line break that is no part of the secret (CRLF is one Character).
+    let secret = text.last?.isNewline == true ? String(text.dropLast()) : text
+    guard !secret.isEmpty else { throw fail("the \(what) file \(path) is empty", code: 2) }
+    return secret
 }

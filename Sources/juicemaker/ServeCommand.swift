@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     @OptionGroup var shop: ShopOptions
     @OptionGroup var admin: AdminPasswordOptions
+    @OptionGroup(title: "Kakao login") var kakao: KakaoLoginOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one (see --port-file and the log).")
     var port = 8080
@@ -57,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             adminPassword: try admin.password(),
             logLevel: logLevel, connections: connections, heartbeat: .seconds(heartbeat), portFile: portFile)
         configuration.trustedProxies = try TrustedProxies(trustedProxies)
+        configuration.openID = try kakao.settings()
         configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
         let app = try await buildApplication(configuration, prometheus: registry)
         try await app.runService()

@@ -48,6 +48,7 @@ import VendingMachine
             ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
             ("vending", Words.korean.vending, Words.english.vending), ("queue", Words.korean.queue, Words.english.queue),
             ("reports", Words.korean.reports, Words.english.reports),
+            ("account", Words.korean.account, Words.english.account),
         ]
         for (section, korean, english) in sections {
             for (koreanWord, englishWord) in zip(Mirror(reflecting: korean).children, Mirror(reflecting: english).children) {
@@ -64,6 +65,12 @@ import VendingMachine
                 #expect(Self.isEnglish(en), "\(section).\(name) is not English: \(en)")
             }
         }
+    }
+
+    @Test(arguments: AccountNotice.allCases)
+    func everyAccountNoticeIsInBothTablesAndTranslated(notice: AccountNotice) throws {
+        #expect(Self.hasHangul(try #require(Words.korean.account.notices[notice], "no Korean words for \(notice)")))
+        #expect(Self.isEnglish(try #require(Words.english.account.notices[notice], "no English words for \(notice)")))
     }
 
     @Test func bothTablesNameTheSameFieldsAndKinds() {

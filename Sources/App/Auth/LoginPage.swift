@@ -10,12 +10,15 @@ struct LoginPage {
     var notice: String? = nil
     let username: String
     let request: Request
+    /// Whether members may sign in with Kakao: the server has a client id.
+    let kakaoLogin: Bool
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = CommonWords.of(language)
         return Templates.page("login", Model(
             header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
-            strings: strings, message: message, notice: notice, next: next, username: username), status: status)
+            strings: strings, message: message, notice: notice, next: next, username: username,
+            kakao: kakaoLogin ? KakaoButton(language: language, next: next) : nil), status: status)
     }
 
     /// What `login.mustache` shows.
@@ -26,6 +29,7 @@ struct LoginPage {
         let notice: String?
         let next: String
         let username: String
+        let kakao: KakaoButton?
     }
 
     /// Only a path on this site may follow a sign-in, never another site; nil for anything else.
@@ -43,5 +47,19 @@ struct LoginPage {
               !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { return nil }
         return path
+    }
+}
+
+/// The `카카오 로그인` button (`kakao-button.mustache`) on the sign-in and sign-up pages: a GET form to
+/// `/login/kakao` carrying where to go after and the page's language.
+struct KakaoButton {
+    let label: String
+    let next: String
+    let lang: String
+
+    init(language: Language, next: String) {
+        label = Words.of(language).account.kakaoLogin
+        self.next = next
+        lang = language.rawValue
     }
 }

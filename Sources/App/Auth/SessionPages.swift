@@ -6,6 +6,8 @@ import Membership
 /// (a new member, signed in at once) and `POST /logout`. The JSON API beside them is `SessionAPI`.
 struct SessionPages {
     let accounts: AccountService
+    /// Whether the pages offer signing in with Kakao.
+    let kakaoLogin: Bool
 
     struct LoginForm: PageForm {
         let username: String
@@ -33,7 +35,7 @@ struct SessionPages {
         return LoginPage(language: context.language,
                          next: query["next"].flatMap { LoginPage.safeNext(String($0)) } ?? "",
                          message: nil, notice: query["reason"] == "stock" ? CommonWords.of(context.language).staffEditsStock : nil,
-                         username: "", request: request).render()
+                         username: "", request: request, kakaoLogin: kakaoLogin).render()
     }
 
     /// Signs in and goes on to `next` (a page on this site), else staff to `/` and members to `/home`.
@@ -43,11 +45,11 @@ struct SessionPages {
         case .form(let posted, let postedLanguage):
             (form, language) = (posted, postedLanguage)
         case .refused(let message, let status, let language):
-            return LoginPage(language: language, next: "", message: message, username: "", request: request).render(status: status)
+            return LoginPage(language: language, next: "", message: message, username: "", request: request, kakaoLogin: kakaoLogin).render(status: status)
         }
         func refused(_ refusal: APIError) -> Response {
             LoginPage(language: language, next: form.next ?? "", message: Words.of(language).say(refusal.message),
-                      username: form.username, request: request).render(status: refusal.status)
+                      username: form.username, request: request, kakaoLogin: kakaoLogin).render(status: refusal.status)
         }
         let account: Account
         do {
@@ -71,7 +73,7 @@ struct SessionPages {
     }
 
     @Sendable func signupForm(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        SignupPage(language: context.language, message: nil, username: "", name: "", request: request).render()
+        SignupPage(language: context.language, message: nil, username: "", name: "", request: request, kakaoLogin: kakaoLogin).render()
     }
 
     /// Makes a member account (its name is the username when left empty), signs it in, and goes home.
@@ -81,11 +83,11 @@ struct SessionPages {
         case .form(let posted, let postedLanguage):
             (form, language) = (posted, postedLanguage)
         case .refused(let message, let status, let language):
-            return SignupPage(language: language, message: message, username: "", name: "", request: request).render(status: status)
+            return SignupPage(language: language, message: message, username: "", name: "", request: request, kakaoLogin: kakaoLogin).render(status: status)
         }
         func refused(_ refusal: APIError) -> Response {
             SignupPage(language: language, message: Words.of(language).say(refusal.message), username: form.username,
-                       name: form.name ?? "", request: request).render(status: refusal.status)
+                       name: form.name ?? "", request: request, kakaoLogin: kakaoLogin).render(status: refusal.status)
         }
         do {
             let account = try await accounts.signUp(username: form.username, password: form.password,

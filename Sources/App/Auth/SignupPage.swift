@@ -8,12 +8,15 @@ struct SignupPage {
     let username: String
     let name: String
     let request: Request
+    /// Whether members may sign up with Kakao instead: the server has a client id.
+    let kakaoLogin: Bool
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = CommonWords.of(language)
         return Templates.page("signup", Model(
             header: PageHeader(.signUp, title: strings.signUpTitle, account: nil, language: language, request: request),
-            strings: strings, message: message, username: username, name: name), status: status)
+            strings: strings, message: message, username: username, name: name,
+            kakao: kakaoLogin ? KakaoButton(language: language, next: "") : nil), status: status)
     }
 
     /// What `signup.mustache` shows.
@@ -23,5 +26,6 @@ struct SignupPage {
         let message: String?
         let username: String
         let name: String
+        let kakao: KakaoButton?
     }
 }

@@ -23,6 +23,8 @@ struct HomePage {
     let menu: Menu
     /// The shop's days, whatever the server's own time zone: an event's first and last day, an order's day.
     let calendar: ShopCalendar
+    /// The member's own account: username, password, Kakao link.
+    let settings: AccountSettings
     let language: Language
     let request: Request
 
@@ -38,7 +40,7 @@ struct HomePage {
 
     var words: HomeWords { Words.of(language).home }
 
-    func render() -> Response {
+    func render(status: HTTPResponse.Status = .ok) -> Response {
         let names = menu.juiceNames(in: language)
         let strings = CommonWords.of(language)
         let allWords = Words.of(language)
@@ -58,12 +60,13 @@ struct HomePage {
                 EventDialog(id: event.id, title: event.title, body: event.body, imagePath: event.imageID.map(imagePath),
                             start: calendar.dayText(of: event.start), end: calendar.dayText(of: event.end))
             },
+            account: settings,
             waitLine: allWords.queue.waitLine.filling(["ahead": String(wait.ahead), "minutes": String(wait.minutes)]),
             pageData: scriptJSON(PageData(
                 words: words, queueWords: allWords.queue,
                 statuses: allWords.statusNames,
                 juiceNames: names, mine: activeOrders.map { QueueEntry($0, now: now) },
-                queue: queue.map { QueueEntry($0, now: now) }))))
+                queue: queue.map { QueueEntry($0, now: now) }))), status: status)
     }
 
     /// What `home.mustache` shows. A news item's text is in the page at once; its image comes
@@ -78,6 +81,7 @@ struct HomePage {
         let orders: [OrderLine]
         let isStaff: Bool
         let event: EventDialog?
+        let account: AccountSettings
         /// `대기 N잔 · 약 M분`.
         let waitLine: String
         /// `PageData` as JSON made safe for a script block.
@@ -111,6 +115,42 @@ struct HomePage {
         let imagePath: String?
         let start: String
         let end: String
+    }
+}
+
+extension HomePage {
+    /// `/home` saying what a change or a Kakao flow came to.
+    static func saying(_ notice: AccountNotice) -> Response {
+        Response.redirect(to: "/home?notice=\(notice.rawValue)", type: .found)
+    }
+}
+
+/// The member's own account on `/home`: changing the username, setting a first password, and
+/// connecting or disconnecting Kakao; with what the last change or Kakao flow came to.
+struct AccountSettings {
+    let words: AccountWords
+    let username: String
+    /// A member made by a Kakao sign-in has no password until they set one here.
+    let needsPassword: Bool
+    /// Nil when the server has no Kakao client id, or for staff, who never link Kakao.
+    let kakao: KakaoLink?
+    /// What the last change came to (`?notice=`).
+    let notice: String?
+    /// Why a change just posted was refused.
+    let message: String?
+
+    struct KakaoLink {
+        let linked: Bool
+    }
+
+    init(account: Account, kakaoIssuer: String?, language: Language, notice: AccountNotice?, message: String?) {
+        let words = Words.of(language).account
+        self.words = words
+        username = account.username
+        needsPassword = !account.hasPassword
+        kakao = kakaoIssuer.flatMap { issuer in account.isStaff ? nil : KakaoLink(linked: account.linkedIssuers.contains(issuer)) }
+        self.notice = notice.flatMap { words.notices[$0] }
+        self.message = message
     }
 }
 

@@ -8,10 +8,14 @@ import Hummingbird
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = ShopRequestContext
 
-    static let contentSecurityPolicy =
+    /// The policy; `formTargets` are the origins other than ours a form may lead to, redirects
+    /// included: the sign-in provider's, whose authorization page the Kakao button's form reaches.
+    static func contentSecurityPolicy(formTargets: [String] = []) -> String {
         ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
-         "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]
+         "object-src 'none'", "base-uri 'none'", (["form-action 'self'"] + formTargets).joined(separator: " "),
+         "frame-ancestors 'none'"]
             .joined(separator: "; ")
+    }
 
     /// What the pages never use, as Chromium names them (it complains of a name it does not know,
     /// such as `bluetooth`). Not denied: notifications (the home page's, which this header has no
@@ -22,17 +26,20 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
          "serial", "usb", "xr-spatial-tracking"]
             .map { "\($0)=()" }.joined(separator: ", ")
 
-    static let headers: HTTPFields =
-        [.contentSecurityPolicy: contentSecurityPolicy,
-         .init("X-Frame-Options")!: "DENY",
-         .xContentTypeOptions: "nosniff",
-         .init("Referrer-Policy")!: "same-origin",
-         .init("Permissions-Policy")!: permissionsPolicy,
-         .init("Cross-Origin-Opener-Policy")!: "same-origin"]
+    let headers: HTTPFields
+
+    init(formTargets: [String] = []) {
+        headers = [.contentSecurityPolicy: Self.contentSecurityPolicy(formTargets: formTargets),
+                   .init("X-Frame-Options")!: "DENY",
+                   .xContentTypeOptions: "nosniff",
+                   .init("Referrer-Policy")!: "same-origin",
+                   .init("Permissions-Policy")!: Self.permissionsPolicy,
+                   .init("Cross-Origin-Opener-Policy")!: "same-origin"]
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        for field in Self.headers { response.headers[field.name] = field.value }
+        for field in headers { response.headers[field.name] = field.value }
         return response
     }
 }

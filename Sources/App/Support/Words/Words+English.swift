@@ -19,6 +19,23 @@ extension Words {
             close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
             recommended: "For you", failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
             body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post"),
+        account: AccountWords(
+            kakaoLogin: "Login with Kakao", connectKakao: "Connect Kakao account", disconnectKakao: "Disconnect Kakao account",
+            kakaoConnectedLine: "Your Kakao account is connected.", title: "My account", changeUsername: "Change username",
+            setPassword: "Set password",
+            noPassword: "You have no password yet. Set one to sign in with your username and password too.",
+            notices: [
+                .kakaoConnected: "Your Kakao account is connected.", .kakaoDisconnected: "Your Kakao account is disconnected.",
+                .passwordSet: "Your password is set.", .usernameChanged: "Your username is changed.",
+                .onlyWayIn: "Kakao is your only way to sign in, so it cannot be disconnected. Set a password first.",
+                .linkedToAnother: "This Kakao account is already connected to another member.",
+                .alreadyLinked: "A Kakao account is already connected.",
+                .denied: "Kakao login was cancelled.",
+                .expired: "The sign-in request expired or was already used. Please try again.",
+                .otherBrowser: "Please finish signing in in the browser you started in, and try again.",
+                .unavailable: "Kakao could not be reached. Please try again in a moment.",
+                .refused: "Kakao login could not be confirmed. Please try again.",
+            ]),
         vending: VendingWords(
             title: "Vending Machine", balance: "Balance", returnChange: "Return change", restock: "Add stock",
             buy: "Buy", history: "Purchases", sales: "Share of sales", soldOut: "Sold out", returned: "Change",

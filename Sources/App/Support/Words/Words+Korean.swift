@@ -19,6 +19,23 @@ extension Words {
             close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
             recommended: "추천", failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
             body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기"),
+        account: AccountWords(
+            kakaoLogin: "카카오 로그인", connectKakao: "카카오 계정 연결", disconnectKakao: "카카오 계정 연결 해제",
+            kakaoConnectedLine: "카카오 계정이 연결되어 있어요.", title: "내 계정", changeUsername: "아이디 바꾸기",
+            setPassword: "비밀번호 정하기",
+            noPassword: "아직 비밀번호가 없어요. 비밀번호를 정하면 아이디와 비밀번호로도 로그인할 수 있어요.",
+            notices: [
+                .kakaoConnected: "카카오 계정을 연결했어요.", .kakaoDisconnected: "카카오 계정 연결을 해제했어요.",
+                .passwordSet: "비밀번호를 정했어요.", .usernameChanged: "아이디를 바꿨어요.",
+                .onlyWayIn: "카카오 계정이 유일한 로그인 방법이라 연결을 해제할 수 없어요. 먼저 비밀번호를 정해 주세요.",
+                .linkedToAnother: "이 카카오 계정은 이미 다른 회원과 연결되어 있어요.",
+                .alreadyLinked: "이미 카카오 계정이 연결되어 있어요.",
+                .denied: "카카오 로그인을 취소했어요.",
+                .expired: "로그인 요청이 만료되었거나 이미 처리되었어요. 다시 시도해 주세요.",
+                .otherBrowser: "로그인을 시작한 브라우저에서 마쳐 주세요. 다시 시도해 주세요.",
+                .unavailable: "카카오에 연결하지 못했어요. 잠시 후 다시 시도해 주세요.",
+                .refused: "카카오 로그인을 확인하지 못했어요. 다시 시도해 주세요.",
+            ]),
         vending: VendingWords(
             title: "자판기", balance: "잔액", returnChange: "잔돈 반환", restock: "재고 추가", buy: "구매",
             history: "구매 내역", sales: "판매 비율", soldOut: "품절", returned: "거스름돈",

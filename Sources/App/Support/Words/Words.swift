@@ -7,6 +7,7 @@ struct Words: Sendable {
     let language: Language
     let common: CommonWords
     let home: HomeWords
+    let account: AccountWords
     let vending: VendingWords
     let queue: QueueWords
     let reports: ReportWords
@@ -180,6 +181,22 @@ struct CommonWords: Encodable, Sendable {
     let staffEditsStock: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
+}
+
+/// Kakao login's words, and the member's own account on `/home`: username, password, Kakao link.
+struct AccountWords: Sendable {
+    /// The Kakao button: `카카오 로그인`, `Login with Kakao`.
+    let kakaoLogin: String
+    let connectKakao, disconnectKakao, kakaoConnectedLine, title, changeUsername, setPassword, noPassword: String
+    /// What `/home` or `/login` says after a Kakao flow or an account change.
+    let notices: [AccountNotice: String]
+}
+
+/// The outcome of a Kakao flow or an account change, as `/home?notice=` names it.
+enum AccountNotice: String, CaseIterable, Sendable {
+    case kakaoConnected, kakaoDisconnected, passwordSet, usernameChanged
+    case onlyWayIn, linkedToAnother, alreadyLinked
+    case denied, expired, otherBrowser, unavailable, refused
 }
 
 /// The queue's words: the making screen, the pickup board, and a member's order on `/home`.
