@@ -76,6 +76,24 @@ import Testing
         }
     }
 
+    @Test func signInsArrivingTogetherOnAColdCacheFetchTheKeysOnce() async throws {
+        try await OpenIDTestSetup.run { setup in
+            _ = try await setup.client.authorizationURL(state: "s", nonce: "n", codeVerifier: "v", prompt: nil)
+            let token = try await setup.signed()
+            setup.provider.update { $0.idToken = token }
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for attempt in 0..<6 {
+                    group.addTask {
+                        try await setup.client.signIn(code: "code-\(attempt)", codeVerifier: "v", nonce: OpenIDTestSetup.nonce)
+                            .identity.subject
+                    }
+                }
+                for try await subject in group { #expect(subject == "4242") }
+            }
+            #expect(setup.provider.read { $0.jwksFetches } == 1)
+        }
+    }
+
     /// Kakao blocks apps that fetch its keys too often: an unknown kid refetches them at most once a minute.
     @Test func anUnknownKidRefetchesTheKeysAtMostOnceAMinute() async throws {
         try await OpenIDTestSetup.run { setup in
