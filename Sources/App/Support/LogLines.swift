@@ -4,11 +4,12 @@ import Logging
 import Synchronization
 
 /// The shop's log lines, in swift-log's `StreamLogHandler` format, on standard error. A request
-/// only appends its line to a buffer; a thread of the log's own writes out whatever lines have
-/// gathered with one `write`. One line per request written and flushed by each request itself
-/// (swift-log's handler) cost a system call and a lock turn per request: about 30 % of `GET
-/// /health` (`scripts/bench`). Lines still come out in order and at once when the server is
-/// idle; `flush()` writes out what is left before the process ends.
+/// only appends its line to a buffer; a thread of the log's own writes out the lines gathered in
+/// the last `LogLines.gathering` with one `write`. One line per request written and flushed by the
+/// request itself (swift-log's handler) cost a system call and a lock turn per request, and waking
+/// the log's thread per line cost as much again in context switches (`perf`, `scripts/bench`).
+/// Lines come out in order, at most `gathering` late (a notice or worse at once); `flush()` writes
+/// out what is left before the process ends.
 public struct ShopLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -29,8 +30,14 @@ public struct ShopLogHandler: LogHandler {
         var merged = metadata
         if let more = event.metadata { merged.merge(more) { _, new in new } }
         if let error = event.error { merged["error"] = "\(error)" }
-        let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
-        output.append("\(output.timestamp()) \(event.level) \(label):\(details) [\(event.source)] \(event.message)\n")
+        var line = output.timestamp()
+        line.reserveCapacity(256)
+        line += " \(event.level) \(label):"
+        for key in merged.keys.sorted() {
+            line += " \(key)=\(merged[key]!)"
+        }
+        line += " [\(event.source)] \(event.message)\n"
+        output.append(line, promptly: event.level >= .notice)
     }
 }
 
@@ -40,8 +47,13 @@ public final class LogLines: Sendable {
 
     private struct Waiting {
         var bytes: [UInt8] = []
-        var writing = false
+        /// A write-out is due: lines appended meanwhile go with it.
+        var due = false
     }
+
+    /// How long lines gather before they are written out; sooner once `fullEnough` bytes wait.
+    static let gathering = DispatchTimeInterval.milliseconds(10)
+    static let fullEnough = 64 * 1024
 
     private let descriptor: Int32
     private let waiting = Mutex(Waiting())
@@ -53,13 +65,20 @@ public final class LogLines: Sendable {
         self.descriptor = descriptor
     }
 
-    func append(_ line: String) {
-        let startWriter = waiting.withLock { waiting in
+    /// Adds a line; a `promptly` one (a notice or worse: rare, and wanted at once) is written out
+    /// without waiting for more.
+    func append(_ line: String, promptly: Bool = false) {
+        let (first, full) = waiting.withLock { waiting in
+            let before = waiting.bytes.count
             waiting.bytes.append(contentsOf: line.utf8)
-            defer { waiting.writing = true }
-            return !waiting.writing
+            defer { waiting.due = true }
+            return (!waiting.due, before < Self.fullEnough && waiting.bytes.count >= Self.fullEnough)
         }
-        if startWriter { writer.async { self.writeAll() } }
+        if full || promptly {
+            writer.async { self.writeAll() }
+        } else if first {
+            writer.asyncAfter(deadline: .now() + Self.gathering) { self.writeAll() }
+        }
     }
 
     /// Writes out every line appended so far, before returning.
@@ -70,7 +89,7 @@ public final class LogLines: Sendable {
     private func writeAll() {
         while true {
             let bytes = waiting.withLock { waiting -> [UInt8] in
-                if waiting.bytes.isEmpty { waiting.writing = false }
+                if waiting.bytes.isEmpty { waiting.due = false }
                 var taken: [UInt8] = []
                 swap(&taken, &waiting.bytes)
                 return taken
