@@ -82,8 +82,9 @@ public func buildApplication(
                                        logger: logger)
     let server = try await ServerTransport(configuration, logger: logger)
     return Application(
-        router: buildRouter(shop, origin: ClientOriginMiddleware(proxies: configuration.trustedProxies, servesHTTPS: configuration.tls != nil),
-                            prometheus: prometheus),
+        responder: LiveStreamResponder(inner: buildRouter(
+            shop, origin: ClientOriginMiddleware(proxies: configuration.trustedProxies, servesHTTPS: configuration.tls != nil),
+            prometheus: prometheus).buildResponder()),
         server: server.builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
         // Services stop in reverse order: the server first, the database connections last.

@@ -1,21 +1,28 @@
 import Foundation
 import Metrics
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
 /// One message on the live stream, framed once for every listener: an event (a name and its
 /// JSON data) or a heartbeat comment.
 public struct LiveEvent: Sendable, Hashable {
-    /// The message in server-sent events framing.
-    let serverSentEvent: String
+    /// The message in server-sent events framing. Every stream writes this same buffer (a
+    /// reference to one storage), so a change is encoded once however many listen.
+    let bytes: ByteBuffer
 
     init(name: String, payload: some Encodable) {
-        let data = String(decoding: (try? apiEncoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
-        serverSentEvent = "event: \(name)\ndata: \(data)\n\n"
+        let data = (try? apiEncoder.encode(payload)) ?? Data("{}".utf8)
+        var bytes = ByteBuffer()
+        bytes.reserveCapacity(name.utf8.count + data.count + 16)
+        bytes.writeString("event: \(name)\ndata: ")
+        bytes.writeBytes(data)
+        bytes.writeString("\n\n")
+        self.bytes = bytes
     }
 
     private init(comment: String) {
-        serverSentEvent = ": \(comment)\n\n"
+        bytes = ByteBuffer(string: ": \(comment)\n\n")
     }
 
     /// A comment pages ignore. Writing it is how the server finds a listener that left without
@@ -25,44 +32,60 @@ public struct LiveEvent: Sendable, Hashable {
 
 /// The one broadcaster every change is announced on; each open page listens through `/api/live`.
 public final class LiveUpdates: Sendable {
-    private let listeners = Mutex<[UUID: AsyncStream<LiveEvent>.Continuation]>([:])
+    private struct Listeners {
+        var continuations: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
+        var nextID = 0
+    }
+
+    private let listeners = Mutex(Listeners())
     private let gauge = Gauge(label: "juicemaker_live_streams")
 
     public init() {}
 
-    /// A stream of every event published from now on. A slow listener keeps only the newest few:
-    /// each event carries whole state, so skipping an old one loses nothing.
-    public func subscribe() -> AsyncStream<LiveEvent> {
-        let id = UUID()
+    /// Every event published from now on. A slow listener keeps only the newest few: each event
+    /// carries whole state, so skipping an old one loses nothing.
+    public func subscribe() -> LiveSubscription {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(8))
+        let id = listeners.withLock { listeners in
+            defer { listeners.nextID += 1 }
+            listeners.continuations[listeners.nextID] = continuation
+            gauge.record(listeners.continuations.count)
+            return listeners.nextID
+        }
         // The gauge is set under the lock: set after it, two streams ending at once could record
         // their counts out of order and leave a stale count that nothing corrects.
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             listeners.withLock { listeners in
-                listeners.removeValue(forKey: id)
-                gauge.record(listeners.count)
+                listeners.continuations.removeValue(forKey: id)
+                gauge.record(listeners.continuations.count)
             }
         }
-        listeners.withLock { listeners in
-            listeners[id] = continuation
-            gauge.record(listeners.count)
-        }
-        return stream
+        return LiveSubscription(events: stream, continuation: continuation)
     }
 
     /// Whether any page listens now: work done only for listeners can be skipped.
-    public var hasListeners: Bool { listeners.withLock { !$0.isEmpty } }
+    public var hasListeners: Bool { listeners.withLock { !$0.continuations.isEmpty } }
 
-    /// Announces an event to every listener; it is made (and encoded) only when someone listens.
+    /// Announces an event to every listener; it is made (and encoded) only when someone listens,
+    /// and only once however many do.
     public func publish(_ makeEvent: @autoclosure () -> LiveEvent) {
-        let continuations = listeners.withLock { Array($0.values) }
+        let continuations = listeners.withLock { Array($0.continuations.values) }
         guard !continuations.isEmpty else { return }
         let event = makeEvent()
         for continuation in continuations {
             continuation.yield(event)
         }
     }
+}
+
+/// One listener's events, which it can end (on the server's graceful shutdown, say).
+public struct LiveSubscription: Sendable {
+    let events: AsyncStream<LiveEvent>
+    fileprivate let continuation: AsyncStream<LiveEvent>.Continuation
+
+    /// Ends `events` after what is buffered.
+    func end() { continuation.finish() }
 }
 
 /// Sends every listener a heartbeat at a steady interval while the server runs.

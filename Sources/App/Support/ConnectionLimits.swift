@@ -128,11 +128,16 @@ struct LimitedHTTP1Channel: ServerChildChannel {
             + "Retry-After: 1\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
     }()
 
+    /// A connection keeps its last read buffer while it waits, and most connections wait: a live
+    /// stream for hours. NIO's 2 KB start was a tenth of an idle stream; bigger requests grow it.
+    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard counter.admit(channel) else {
             Self.refuse(channel, counter: counter)
             return channel.eventLoop.makeSucceededFuture(Value(channel: channel, admitted: nil))
         }
+        try? channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
         return inner.setup(channel: channel, logger: logger).map { Value(channel: channel, admitted: $0) }
     }
 
