@@ -111,24 +111,6 @@ public struct AccountService: Sendable {
         try await store.rename(accountID: accountID, username: username)
     }
 
-    /// Members' identities at outside providers (Kakao) and the sign-ins on their way there.
-    public var identities: any IdentityStore { store }
-
-    /// The member an outside identity signs in as: the one it is linked to, or else a new member
-    /// without a password, named from the provider's nickname (username and name both editable later).
-    public func member(signingInAs identity: ExternalIdentity, nickname: String?) async throws -> Account {
-        if let account = try await store.account(identity: identity) { return account }
-        let usernames = AccountRules.usernameCandidates(nickname: nickname, subject: identity.subject)
-        let name = AccountRules.memberName(nickname: nickname, username: usernames.first ?? "")
-        return try await store.createMember(identity: identity, usernames: usernames, name: name, at: now())
-    }
-
-    /// Links an outside identity to a signed-in member; staff never sign in through a provider.
-    public func link(_ identity: ExternalIdentity, to account: Account) async throws {
-        guard !account.isStaff else { throw APIError.forbidden }
-        try await store.link(identity, to: account.id, at: now())
-    }
-
     /// Starts a session and returns its token: 256 random bits.
     public func startSession(for account: Account) async throws -> String {
         var generator = SystemRandomNumberGenerator()
