@@ -54,8 +54,8 @@ struct IDTokenVerifier: Sendable {
         )
     }
 
-    /// The header's `kid`, once its `alg` is RS256 exactly: `none`, HS256 keyed with our public key and
-    /// every other algorithm are refused before any key is looked at.
+    /// The header's `kid` (nil when it names none), once its `alg` is RS256 exactly: `none`, HS256 keyed
+    /// with our public key and every other algorithm are refused before any key is looked at.
     static func keyID(ofRS256Token idToken: String) throws -> String? {
         let header: JWTHeader
         do {
@@ -64,7 +64,7 @@ struct IDTokenVerifier: Sendable {
             throw OpenIDError.tokenInvalid("malformed: \(reason(error))")
         }
         guard header.alg == pinnedAlgorithm else {
-            throw OpenIDError.tokenInvalid("alg \(header.alg ?? "missing") is not \(pinnedAlgorithm)")
+            throw OpenIDError.tokenInvalid("alg \(header.alg?.prefix(20) ?? "missing") is not \(pinnedAlgorithm)")
         }
         // No kid: allowed when the provider has a single key (OpenID Connect Core §10.1), as oidc-provider-mock does.
         guard let kid = header.kid, !kid.isEmpty else { return nil }
@@ -73,7 +73,7 @@ struct IDTokenVerifier: Sendable {
 
     func check(_ claims: IDTokenClaims, nonce: String) throws {
         let now = now()
-        guard claims.iss.value == issuer else { throw OpenIDError.tokenInvalid("iss \(claims.iss.value)") }
+        guard claims.iss.value == issuer else { throw OpenIDError.tokenInvalid("iss \(claims.iss.value.prefix(100))") }
         guard !claims.sub.value.isEmpty else { throw OpenIDError.tokenInvalid("no sub") }
         guard claims.exp.value.addingTimeInterval(Self.leeway) > now else {
             throw OpenIDError.tokenInvalid("expired at \(claims.exp.value)")

@@ -31,7 +31,7 @@ actor ProviderKeys {
         }
         guard knows(kid) else {
             if lastFetchFailed { throw OpenIDError.providerUnavailable("no key set since the last fetch failed") }
-            throw OpenIDError.tokenInvalid(kid.map { "unknown kid \($0)" } ?? "no kid, and not exactly one key")
+            throw OpenIDError.tokenInvalid(kid.map { "unknown kid \($0.prefix(100))" } ?? "no kid, and not exactly one key")
         }
         return keys
     }
