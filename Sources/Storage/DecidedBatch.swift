@@ -2,11 +2,13 @@ import Foundation
 import JuiceBar
 import VendingMachine
 
-/// A write waiting for its batch: what was asked, by whom, when.
+/// A write waiting for its batch: what was asked, by whom, when, and the request's
+/// `Idempotency-Key` when it carries one.
 struct PendingWrite<Write: Sendable>: Sendable {
     let write: Write
     let actor: String
     let time: Date
+    var key: IdempotentWrite? = nil
 }
 
 /// What a batch is decided against: the domain's book, which holds every rule of its writes and

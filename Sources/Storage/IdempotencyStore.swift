@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An answer as it was sent, kept so that a repeat of the request gets it again.
 public struct StoredAnswer: Hashable, Sendable {
@@ -13,31 +14,119 @@ public struct StoredAnswer: Hashable, Sendable {
     }
 }
 
-/// What a request carrying an `Idempotency-Key` finds when it claims the key.
+/// What a request carrying an `Idempotency-Key` finds when its key is taken already.
 public enum IdempotencyClaim: Hashable, Sendable {
-    /// The key is new: this request acts, then completes (or releases) the claim.
-    case acquired
     /// A request with the key was answered already: this is its answer.
     case answered(StoredAnswer)
-    /// A request with the key is still being handled (here or on another server).
+    /// A request with the key is still being handled (an older server's, which kept its key before
+    /// its answer), or waits in the same batch.
     case pending
     /// The key was used for a different request.
     case mismatch
+
+    /// What a stored key tells a request that asked `asked`.
+    init(asked: String, stored request: String, status: Int?, contentType: String?, body: [UInt8]?) {
+        if request != asked {
+            self = .mismatch
+        } else if let status {
+            self = .answered(StoredAnswer(status: status, contentType: contentType ?? "", body: body ?? []))
+        } else {
+            self = .pending
+        }
+    }
+}
+
+/// A keyed write found its key taken by an earlier request, inside its own transaction: it did
+/// nothing, and `claim` says what the earlier request left.
+public struct KeyAlreadyUsed: Error, Sendable {
+    public let claim: IdempotencyClaim
 }
 
 /// Keys of requests that must never act twice, in the shop's database so that they hold across
-/// servers and restarts. The first claim of a key inserts a pending row; every repeat finds it.
+/// servers and restarts. A write that carries its key (`IdempotentWrite`) claims it and keeps its
+/// answer in its own batch's transaction; these are the reads and the keeping of requests whose
+/// answer came from no keyed write.
 public protocol IdempotencyStore: Sendable {
-    /// Claims `key` in `scope` (an account, or a guest's address) for `request` (what was asked:
-    /// method, path and body). Keys older than `IdempotencyStoreLimits.lifetime` are forgotten.
-    func claim(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim
-    /// Keeps the answer of the request that acted.
-    func complete(scope: String, key: String, with answer: StoredAnswer) async throws
-    /// Forgets a claim whose request did nothing (the server could not do it), so a retry acts.
-    func release(scope: String, key: String) async throws
+    /// What is kept for `key` in `scope` (an account, or a guest's address), given what is asked
+    /// now (method, path and body); nil for a key not used within `IdempotencyStoreLimits.lifetime`.
+    /// A read: it commits nothing.
+    func find(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim?
+    /// Keeps `answer` for `write`'s key in a commit of its own, for a request whose answer came
+    /// from no keyed write (a refusal before any write). Returns what an earlier request left when
+    /// the key was taken meanwhile, and keeps nothing then.
+    func keep(_ answer: StoredAnswer, for write: IdempotentWrite) async throws -> IdempotencyClaim?
 }
 
 public enum IdempotencyStoreLimits {
     /// How long a key's answer is kept.
     public static let lifetime: TimeInterval = 24 * 60 * 60
+
+    /// Keys created before this are forgotten.
+    static func oldest(at time: Date) -> Double { time.storedValue - lifetime }
+}
+
+/// A request's `Idempotency-Key` as its write carries it into the store. The batch that does the
+/// write claims the key in the same transaction, first (a key an earlier request holds stops the
+/// write before it is decided: `KeyAlreadyUsed`), then renders the write's answer from what was
+/// decided, with the request's own function, and keeps those bytes with the key, before the commit.
+/// So the write, its key and its answer commit together or not at all, in one group commit; and
+/// since the request sends the very bytes kept (`kept`, once committed), a replay is exactly the
+/// first answer. An answer that is the server's failure (nil from `render`) keeps nothing.
+public struct IdempotentWrite: Sendable {
+    public let scope: String
+    public let key: String
+    public let request: String
+    public let time: Date
+    private var render: @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?
+    private let keeping = Kept()
+
+    /// `answering` renders the answer of the write from what its store decided: the store's
+    /// commit, or the write's refusal; nil for an answer that must not be kept (a 5xx).
+    public init<Answered: Sendable>(
+        scope: String, key: String, request: String, time: Date,
+        answering: @escaping @Sendable (Result<Answered, any Error>) -> StoredAnswer?
+    ) {
+        self.scope = scope
+        self.key = key
+        self.request = request
+        self.time = time
+        render = { result in answering(result.map { $0 as! Answered }) }
+    }
+
+    /// The same key for a store that decides `Commit`, which its caller turns into the `Answered`
+    /// the request renders (an order's receipt from the stock commit).
+    public func receiving<Commit: Sendable, Answered: Sendable>(
+        _ transform: @escaping @Sendable (Commit) -> Answered
+    ) -> IdempotentWrite {
+        var write = self
+        let render = self.render
+        write.render = { result in render(result.map { transform($0 as! Commit) as any Sendable }) }
+        return write
+    }
+
+    /// The answer to keep for the write's result; nil: keep nothing.
+    func answer<Commit: Sendable>(_ result: Result<Commit, any Error>) -> StoredAnswer? {
+        render(result.map { $0 as any Sendable })
+    }
+
+    /// The answer kept with the write, once its transaction committed; nil when none was.
+    public var kept: StoredAnswer? { keeping.answer.withLock { $0 } }
+
+    /// Called once the transaction that kept `answer` committed.
+    func committed(_ answer: StoredAnswer?) { keeping.answer.withLock { $0 = answer } }
+
+    /// The key's place: a key is one per scope.
+    var place: KeyPlace { KeyPlace(scope: scope, key: key) }
+
+    private final class Kept: Sendable {
+        let answer = Mutex<StoredAnswer?>(nil)
+    }
+}
+
+/// Where a key is kept: its scope and the key itself.
+struct KeyPlace: Hashable, Comparable {
+    let scope: String
+    let key: String
+
+    static func < (left: KeyPlace, right: KeyPlace) -> Bool { (left.scope, left.key) < (right.scope, right.key) }
 }

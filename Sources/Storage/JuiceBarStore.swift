@@ -22,8 +22,10 @@ public protocol JuiceBarStore: Sendable {
 
     /// Decides `write` against the stock and menu as the last commit left them and stores what it
     /// decided, atomically, in one transaction with the other writes waiting at that moment.
-    /// Throws the write's refusal (`OutOfStock`, `JuiceBarError`) with nothing stored.
-    func commit(_ write: StockWrite, actor: String) async throws -> StockCommit
+    /// Throws the write's refusal (`OutOfStock`, `JuiceBarError`) with nothing stored. With `key`,
+    /// the request's key is claimed and its answer kept in the same transaction (`IdempotentWrite`);
+    /// a key an earlier request holds throws `KeyAlreadyUsed` with nothing done.
+    func commit(_ write: StockWrite, actor: String, key: IdempotentWrite?) async throws -> StockCommit
 
     /// Orders made, newest first; the newest `limit` when given; only one member's when `member` is given.
     func orders(member: Int64?, limit: Int?) async throws -> [Order]
@@ -47,13 +49,26 @@ public protocol JuiceBarStore: Sendable {
     func averageReadySeconds() async throws -> Double?
 }
 
+extension OrderReceipt {
+    /// The receipt of an order's commit.
+    public init(_ commit: StockCommit) {
+        self.init(order: commit.plan.order!, stock: commit.snapshot)
+    }
+}
+
 extension JuiceBarStore {
+    public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
+        try await commit(write, actor: actor, key: nil)
+    }
+
     /// Checks every ingredient and deducts them all, or deducts nothing: throws `OutOfStock`
     /// naming every short fruit, or `JuiceBarError.unknownJuice`. `member` links the order to a
-    /// member's account.
-    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false) async throws -> OrderReceipt {
-        let commit = try await commit(.order(juice, member: member, pickup: pickup), actor: actor)
-        return OrderReceipt(order: commit.plan.order!, stock: commit.snapshot)
+    /// member's account; `key` is the request's `Idempotency-Key`, whose answer renders the receipt.
+    public func order(
+        _ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false, key: IdempotentWrite? = nil
+    ) async throws -> OrderReceipt {
+        OrderReceipt(try await commit(.order(juice, member: member, pickup: pickup), actor: actor,
+                                      key: key?.receiving(OrderReceipt.init)))
     }
 
     /// Staff move a queued order forward; throws `OrderError` for an unknown order or a move back.

@@ -41,8 +41,10 @@ public protocol VendingStore: Sendable {
     func state(at now: Date) async throws -> VendingState
     /// Decides `write` against the machine as the last commit left it and stores what it decided,
     /// atomically, in one transaction with the other writes waiting at that moment. Throws the
-    /// write's refusal (`VendingError`) with nothing stored.
-    func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit
+    /// write's refusal (`VendingError`) with nothing stored. With `key`, the request's key is claimed
+    /// and its answer kept in the same transaction (`IdempotentWrite`); a key an earlier request
+    /// holds throws `KeyAlreadyUsed` with nothing done.
+    func commit(_ write: VendingWrite, actor: String, at now: Date, key: IdempotentWrite?) async throws -> VendingCommit
     /// Sales, newest first.
     func history(limit: Int?) async throws -> [Sale]
     /// Sales in `window`, oldest first: a page of an export.
@@ -53,20 +55,32 @@ public protocol VendingStore: Sendable {
     func sales() async throws -> [ProductSales]
 }
 
+extension PurchaseReceipt {
+    /// The receipt of a purchase's commit.
+    public init(_ commit: VendingCommit) {
+        let sold = commit.plan.sold!
+        let product = commit.state.products.first { $0.product.id == sold.item.product }!.product
+        self.init(sale: Sale(id: commit.saleID!, product: product.id, price: sold.price, time: commit.plan.time,
+                             itemID: sold.item.id),
+                  item: sold.item, product: product, state: commit.state)
+    }
+}
+
 extension VendingStore {
-    /// Throws `VendingError.invalidDenomination` or `.balanceCapExceeded`.
-    public func insert(_ amount: Int, actor: String, at now: Date) async throws -> VendingState {
-        try await commit(.insert(amount), actor: actor, at: now).state
+    public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
+        try await commit(write, actor: actor, at: now, key: nil)
+    }
+
+    /// Throws `VendingError.invalidDenomination` or `.balanceCapExceeded`. `key` is the request's
+    /// `Idempotency-Key`, whose answer renders the machine's state.
+    public func insert(_ amount: Int, actor: String, at now: Date, key: IdempotentWrite? = nil) async throws -> VendingState {
+        try await commit(.insert(amount), actor: actor, at: now, key: key?.receiving { (commit: VendingCommit) in commit.state }).state
     }
 
     /// Takes the oldest unexpired item if the balance pays for it; refuses with the reason otherwise.
-    public func purchase(_ product: ProductID, actor: String, at now: Date) async throws -> PurchaseReceipt {
-        let commit = try await commit(.purchase(product), actor: actor, at: now)
-        let sold = commit.plan.sold!
-        let product = commit.state.products.first { $0.product.id == product }!.product
-        return PurchaseReceipt(
-            sale: Sale(id: commit.saleID!, product: product.id, price: sold.price, time: now, itemID: sold.item.id),
-            item: sold.item, product: product, state: commit.state)
+    /// `key` is the request's `Idempotency-Key`, whose answer renders the receipt.
+    public func purchase(_ product: ProductID, actor: String, at now: Date, key: IdempotentWrite? = nil) async throws -> PurchaseReceipt {
+        PurchaseReceipt(try await commit(.purchase(product), actor: actor, at: now, key: key?.receiving(PurchaseReceipt.init)))
     }
 
     public func returnChange(actor: String, at now: Date) async throws -> ChangeReceipt {

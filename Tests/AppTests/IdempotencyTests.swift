@@ -149,13 +149,12 @@ import Testing
 
     @Test func aRepeatWhileTheFirstIsStillActingWaitsForItsAnswer() async throws {
         let work = Work(failingFirst: nil, holdingFirst: true)
-        let (pendingClaims, pendingClaim) = AsyncStream.makeStream(of: Void.self)
-        try await KeyedRoute.run(work, tellingPendingClaims: pendingClaim) { client in
+        try await KeyedRoute.run(work) { client, idempotent in
             async let first = client.tap("slow-1")
             try await within(seconds: 10, "the first request to start acting") { await work.firstStarted() }
             async let second = client.tap("slow-1")
-            try await within(seconds: 10, "the repeat to find the key pending") {
-                _ = await pendingClaims.first { _ in true }
+            try await within(seconds: 10, "the repeat to wait for the key in flight") {
+                while idempotent.inFlight.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
             work.releaseFirst()
 
@@ -194,7 +193,7 @@ final class Work: Sendable {
 
     func releaseFirst() { release.finish() }
 
-    func callAsFunction() async throws -> Response {
+    func callAsFunction() async throws -> StoredAnswer {
         let attempt = count.withLock { count in
             count += 1
             return count
@@ -204,8 +203,7 @@ final class Work: Sendable {
             if holdingFirst { _ = await released.first { _ in true } }
             if let failingFirst { throw failingFirst }
         }
-        return Response(status: .created, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: #"{"attempt":\#(attempt)}"#)))
+        return StoredAnswer(status: 201, contentType: "application/json", body: Array(#"{"attempt":\#(attempt)}"#.utf8))
     }
 }
 
@@ -213,44 +211,26 @@ final class Work: Sendable {
 /// `ErrorMiddleware`, on a real SQLite store: the way to have a keyed request fail as a server can.
 enum KeyedRoute {
     static func run(
-        _ work: Work, tellingPendingClaims pendingClaims: AsyncStream<Void>.Continuation? = nil,
-        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        _ work: Work, _ test: @escaping @Sendable (any TestClientProtocol, IdempotentRequests) async throws -> Void
     ) async throws {
         let shop = try TestShop()
         defer { try? FileManager.default.removeItem(at: shop.folder) }
         let database = try await ShopDatabase.open(shop.databasePath)
         let menu = try await database.juiceBar.menu()
-        let store = WatchedStore(store: database.idempotency, pendingClaims: pendingClaims)
-        let idempotent = IdempotentRequests(store: store, menu: { menu }, now: { [clock = shop.clock] in clock.now })
+        let idempotent = IdempotentRequests(store: database.idempotency, menu: { menu }, now: { [clock = shop.clock] in clock.now })
         let router = Router(context: ShopRequestContext.self)
         router.add(middleware: ErrorMiddleware(menu: { menu }))
         router.post("tap") { request, context in
-            try await idempotent.handle(request, context: context) { _, _ in try await work() }
+            try await idempotent.handle(request, context: context, answering: { $0 }) { _, _, _ in try await work() }
         }
         // The failures are the test's own: they need not be logged as the bugs they would be.
         var quiet = Logger(label: "keyed-route")
         quiet.logLevel = .critical
-        try await Application(router: router, logger: quiet).test(.router, test)
-    }
-}
-
-/// The real store, telling the test each time a claim finds its key still being handled.
-struct WatchedStore: IdempotencyStore {
-    let store: any IdempotencyStore
-    let pendingClaims: AsyncStream<Void>.Continuation?
-
-    func claim(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim {
-        let claim = try await store.claim(scope: scope, key: key, request: request, at: time)
-        if claim == .pending { pendingClaims?.yield() }
-        return claim
+        try await Application(router: router, logger: quiet).test(.router) { client in try await test(client, idempotent) }
     }
 
-    func complete(scope: String, key: String, with answer: StoredAnswer) async throws {
-        try await store.complete(scope: scope, key: key, with: answer)
-    }
-
-    func release(scope: String, key: String) async throws {
-        try await store.release(scope: scope, key: key)
+    static func run(_ work: Work, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await run(work) { client, _ in try await test(client) }
     }
 }
 

@@ -3,7 +3,7 @@ import JuiceBar
 import Storage
 import Testing
 
-/// What every engine must do for the queue and for idempotent requests; each test runs on each engine.
+/// What every engine must do for the queue; each test runs on each engine (idempotent requests: `KeyedWriteContractTests`).
 @Suite struct QueueStoreContractTests {
     @Test(arguments: Engine.available)
     func ordersAreNumberedAndKeepTheirStatusAcrossAReopen(_ engine: Engine) async throws {
@@ -102,40 +102,6 @@ import Testing
         _ = try await reopened.order("kiwiJuice", actor: "t")  // kiwi 10 → 7: at the level
         let menu = try await reopened.menu()
         #expect(menu.lowFruits(in: try await reopened.stock().stock).map(\.id) == ["kiwi"])
-    }
-
-    @Test(arguments: Engine.available)
-    func anIdempotencyKeyIsClaimedOnceAndItsAnswerKept(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
-        let keys = shop.database.idempotency
-        let now = Date()
-        let answer = StoredAnswer(status: 201, contentType: "application/json", body: Array(#"{"ok":true}"#.utf8))
-        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .acquired)
-        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .pending)
-        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /y\n{}", at: now) == .mismatch)
-        #expect(try await keys.claim(scope: "guest:b", key: "k1", request: "POST /x\n{}", at: now) == .acquired,
-                "keys are per scope")
-        try await keys.complete(scope: "guest:a", key: "k1", with: answer)
-        #expect(try await keys.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .answered(answer))
-        let reopened = try await shop.reopen().idempotency
-        #expect(try await reopened.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now) == .answered(answer))
-        #expect(try await reopened.claim(scope: "guest:a", key: "k1", request: "POST /x\n{}", at: now + 86_401) == .acquired,
-                "a key is kept for a day")
-        try await keys.release(scope: "guest:b", key: "k1")
-        #expect(try await keys.claim(scope: "guest:b", key: "k1", request: "POST /x\n{}", at: now) == .acquired,
-                "a released claim can be taken again")
-    }
-
-    @Test(arguments: Engine.available)
-    func concurrentClaimsOfOneKeyAcquireItOnce(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
-        let keys = shop.database.idempotency
-        let claims = try await withThrowingTaskGroup(of: IdempotencyClaim.self) { group in
-            for _ in 0..<20 { group.addTask { try await keys.claim(scope: "s", key: "same", request: "r", at: Date()) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(claims.filter { $0 == .acquired }.count == 1)
-        #expect(claims.filter { $0 == .pending }.count == 19)
     }
 }
 

@@ -51,13 +51,16 @@ struct JuiceBarAPI {
 
     /// Orders a juice, once per `Idempotency-Key`.
     @Sendable func order(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await idempotent.handle(request, context: context) { request, context in
+        try await idempotent.handle(request, context: context, answering: Self.ordered) { request, context, key in
             let body = try await request.decodeJSON(OrderRequest.self)
-            let receipt = try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
-                                                   pickup: body.pickup ?? false)
-            return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: OrderAnswer(receipt).json))
+            return try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
+                                            pickup: body.pickup ?? false, key: key)
         }
+    }
+
+    /// An order's answer: 201 with the order and the stock it left.
+    @Sendable static func ordered(_ receipt: OrderReceipt) -> StoredAnswer {
+        StoredAnswer.json(OrderAnswer(receipt).json, status: .created)
     }
 
     @Sendable func findOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {

@@ -48,8 +48,11 @@ public final class JuiceBarService: Sendable {
     public var stock: StockSnapshot { state.withLock { $0.stock } }
 
     /// Takes an order: made on the spot, or with `pickup`, queued as `received` with its number.
-    public func order(_ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false) async throws -> OrderReceipt {
-        let receipt = try await store.order(juice, actor: actor, member: member, pickup: pickup)
+    /// `key`: the request's `Idempotency-Key`, kept with the order.
+    public func order(
+        _ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false, key: IdempotentWrite? = nil
+    ) async throws -> OrderReceipt {
+        let receipt = try await store.order(juice, actor: actor, member: member, pickup: pickup, key: key)
         adopt(receipt.stock)
         if pickup { queueChanged() }
         return receipt

@@ -9,9 +9,14 @@ let apiEncoder: JSONEncoder = {
     return encoder
 }()
 
+/// `value` as the API writes it; a value that cannot be encoded is an internal error's body.
+func apiJSON(_ value: some Encodable) -> Data {
+    (try? apiEncoder.encode(value)) ?? Data(#"{"error":"internal","message":"encoding failed"}"#.utf8)
+}
+
 extension Response {
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? apiEncoder.encode(value)) ?? Data(#"{"error":"internal","message":"encoding failed"}"#.utf8)
+        let data = apiJSON(value)
         return Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],

@@ -40,9 +40,10 @@ struct VendingAPI {
 
     /// Puts money in, once per `Idempotency-Key`.
     @Sendable func insertMoney(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await idempotent.handle(request, context: context) { request, context in
+        try await idempotent.handle(request, context: context, answering: { StoredAnswer.json(VendingAnswer($0)) }) {
+            request, context, key in
             let money = try await request.decodeJSON(MoneyRequest.self)
-            return Response.json(VendingAnswer(try await vending.insert(money.amount, actor: context.actor)))
+            return try await vending.insert(money.amount, actor: context.actor, key: key)
         }
     }
 
@@ -52,10 +53,11 @@ struct VendingAPI {
 
     /// Buys a product with the balance, once per `Idempotency-Key`.
     @Sendable func purchase(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await idempotent.handle(request, context: context) { request, context in
+        try await idempotent.handle(request, context: context,
+                                    answering: { StoredAnswer.json(PurchaseAnswer($0), status: .created) }) {
+            request, context, key in
             let purchase = try await request.decodeJSON(PurchaseRequest.self)
-            let receipt = try await vending.purchase(purchase.product, actor: context.actor)
-            return Response.json(PurchaseAnswer(receipt), status: .created)
+            return try await vending.purchase(purchase.product, actor: context.actor, key: key)
         }
     }
 

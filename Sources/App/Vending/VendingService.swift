@@ -24,12 +24,14 @@ public final class VendingService: Sendable {
         return try await adopt(store.state(at: now()))
     }
 
-    public func insert(_ amount: Int, actor: String) async throws -> VendingState {
-        adopt(try await store.insert(amount, actor: actor, at: now()))
+    /// `key`: the request's `Idempotency-Key`, kept with the money.
+    public func insert(_ amount: Int, actor: String, key: IdempotentWrite? = nil) async throws -> VendingState {
+        adopt(try await store.insert(amount, actor: actor, at: now(), key: key))
     }
 
-    public func purchase(_ product: ProductID, actor: String) async throws -> PurchaseReceipt {
-        let receipt = try await store.purchase(product, actor: actor, at: now())
+    /// `key`: the request's `Idempotency-Key`, kept with the sale.
+    public func purchase(_ product: ProductID, actor: String, key: IdempotentWrite? = nil) async throws -> PurchaseReceipt {
+        let receipt = try await store.purchase(product, actor: actor, at: now(), key: key)
         adopt(receipt.state)
         return receipt
     }

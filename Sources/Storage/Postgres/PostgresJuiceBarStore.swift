@@ -19,12 +19,14 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         self.now = now
         batcher = Batcher { batch in
             try await database.write(.fruitStock) { connection, lock in
-                let needs = BookNeeds(batch, calendar: try await PostgresShopSettingStore.calendarForWrite(connection))
-                let decided = DecidedStockBatch(batch, on: try await Self.fetchBook(connection, lock, needs))
+                let claimed = try await PostgresIdempotencyStore.claim(batch, in: connection)
+                let needs = BookNeeds(claimed.acting, calendar: try await PostgresShopSettingStore.calendarForWrite(connection))
+                let decided = DecidedStockBatch(claimed.acting, on: try await Self.fetchBook(connection, lock, needs))
                 let plans = decided.plans
-                guard !plans.isEmpty else { return (decided.answers(StoredStockPlans(plans: [], version: 0)), false) }
-                return (decided.answers(try await Self.store(plans, in: connection)), true)
-            }
+                let stored = plans.isEmpty ? StoredStockPlans(plans: [], version: 0) : try await Self.store(plans, in: connection)
+                let finished = try await PostgresIdempotencyStore.keep(claimed.finish(decided.answers(stored)), in: connection)
+                return (finished, !plans.isEmpty || finished.keepsAnswers)
+            }.committed()
         }
     }
 
@@ -44,9 +46,9 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
         return snapshot
     }
 
-    public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
+    public func commit(_ write: StockWrite, actor: String, key: IdempotentWrite?) async throws -> StockCommit {
         try write.validate()
-        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now()))
+        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now(), key: key))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

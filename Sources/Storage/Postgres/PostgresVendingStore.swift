@@ -20,16 +20,19 @@ public struct PostgresVendingStore: VendingStore {
         self.catalog = catalog
         batcher = Batcher { batch in
             try await database.write(.vendingMachine) { connection, lock in
+                let claimed = try await PostgresIdempotencyStore.claim(batch, in: connection)
                 var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
-                for segment in batch.segments {
+                for segment in claimed.acting.segments {
                     let segmentDecided = DecidedVendingBatch(
                         segment, on: try await Self.fetchBook(connection, lock, catalog, for: segment))
                     decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
                 }
                 let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
                 let changed = decided.contains { $0.0.plans.contains(where: \.changesMachine) }
-                return (decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }, changed)
-            }
+                let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+                let finished = try await PostgresIdempotencyStore.keep(claimed.finish(acted), in: connection)
+                return (finished, changed || finished.keepsAnswers)
+            }.committed()
         }
     }
 
@@ -58,8 +61,8 @@ public struct PostgresVendingStore: VendingStore {
         try await database.read { connection in try await Self.fetchState(connection, catalog, at: now) }
     }
 
-    public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
-        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now))
+    public func commit(_ write: VendingWrite, actor: String, at now: Date, key: IdempotentWrite?) async throws -> VendingCommit {
+        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now, key: key))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {

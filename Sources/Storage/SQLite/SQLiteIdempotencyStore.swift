@@ -1,8 +1,9 @@
 import Foundation
 internal import GRDB
 
-/// Idempotency keys in SQLite. Claims go through the group-committing writer, so concurrent
-/// claims of one key follow one another and exactly one inserts the row.
+/// Idempotency keys in SQLite. A keyed write's batch claims its keys and keeps their answers in
+/// its own transaction, through the group-committing writer (`claim`, `keep`), so a key, its
+/// answer and the write it guards cost one commit together.
 public struct SQLiteIdempotencyStore: IdempotencyStore {
     private let database: SQLiteDatabase
 
@@ -10,34 +11,75 @@ public struct SQLiteIdempotencyStore: IdempotencyStore {
         self.database = database
     }
 
-    public func claim(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim {
-        try await database.writer.write { db in
-            try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE created < ?")
-                .execute(arguments: [time.storedValue - IdempotencyStoreLimits.lifetime])
-            try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO idempotentRequest (scope, key, request, created) VALUES (?, ?, ?, ?)
-                """).execute(arguments: [scope, key, request, time.storedValue])
-            if db.changesCount == 1 { return .acquired }
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT request, status, contentType, body FROM idempotentRequest WHERE scope = ? AND key = ?"),
-                arguments: [scope, key])!
-            guard row["request"] == request else { return .mismatch }
-            guard let status: Int = row["status"] else { return .pending }
-            return .answered(StoredAnswer(status: status, contentType: row["contentType"], body: [UInt8](row["body"] as Data)))
+    public func find(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim? {
+        try await database.pool.read { db in
+            try Self.stored(KeyPlace(scope: scope, key: key), asked: request, since: IdempotencyStoreLimits.oldest(at: time), in: db)
         }
     }
 
-    public func complete(scope: String, key: String, with answer: StoredAnswer) async throws {
+    public func keep(_ answer: StoredAnswer, for write: IdempotentWrite) async throws -> IdempotencyClaim? {
         try await database.writer.write { db in
-            try db.cachedStatement(sql: "UPDATE idempotentRequest SET status = ?, contentType = ?, body = ? WHERE scope = ? AND key = ?")
-                .execute(arguments: [answer.status, answer.contentType, Data(answer.body), scope, key])
+            if let taken = try Self.claim(write, in: db) { return taken }
+            try Self.keep(answer, for: write, in: db)
+            return nil
         }
     }
+}
 
-    public func release(scope: String, key: String) async throws {
-        try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM idempotentRequest WHERE scope = ? AND key = ? AND status IS NULL",
-                           arguments: [scope, key])
+extension SQLiteIdempotencyStore {
+    /// Claims the keys of a batch in its transaction, before anything is decided.
+    static func claim<Write>(_ batch: [PendingWrite<Write>], in db: Database) throws -> ClaimedBatch<Write> {
+        var taken: [KeyPlace: IdempotencyClaim] = [:]
+        for write in ClaimedBatch.keys(of: batch) {
+            taken[write.place] = try claim(write, in: db)
+        }
+        return ClaimedBatch(batch, taken: taken)
+    }
+
+    /// Keeps the answers of a batch's keyed writes in its transaction, and forgets keys past their
+    /// lifetime; the results are the batch's, to be handed out once committed.
+    static func keep<Commit>(_ finished: KeyedResults<Commit>, in db: Database) throws -> KeyedResults<Commit> {
+        guard let first = finished.answers.first else { return finished }
+        for kept in finished.answers {
+            if let answer = kept.answer {
+                try keep(answer, for: kept.write, in: db)
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE scope = ? AND key = ?")
+                    .execute(arguments: [kept.write.scope, kept.write.key])
+            }
+        }
+        try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE created < ?")
+            .execute(arguments: [IdempotencyStoreLimits.oldest(at: first.write.time)])
+        return finished
+    }
+
+    /// Takes `write`'s key (nil), or tells what holds it. A key past its lifetime is taken over.
+    private static func claim(_ write: IdempotentWrite, in db: Database) throws -> IdempotencyClaim? {
+        let oldest = IdempotencyStoreLimits.oldest(at: write.time)
+        try db.cachedStatement(sql: """
+            INSERT INTO idempotentRequest (scope, key, request, created) VALUES (?, ?, ?, ?)
+            ON CONFLICT (scope, key) DO UPDATE
+                SET request = excluded.request, created = excluded.created, status = NULL, contentType = NULL, body = NULL
+                WHERE created < ?
+            """).execute(arguments: [write.scope, write.key, write.request, write.time.storedValue, oldest])
+        if db.changesCount == 1 { return nil }
+        return try stored(write.place, asked: write.request, since: oldest, in: db) ?? .pending
+    }
+
+    private static func keep(_ answer: StoredAnswer, for write: IdempotentWrite, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE idempotentRequest SET status = ?, contentType = ?, body = ? WHERE scope = ? AND key = ?")
+            .execute(arguments: [answer.status, answer.contentType, Data(answer.body), write.scope, write.key])
+    }
+
+    private static func stored(_ place: KeyPlace, asked: String, since oldest: Double, in db: Database) throws -> IdempotencyClaim? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT request, status, contentType, body FROM idempotentRequest WHERE scope = ? AND key = ? AND created >= ?
+                """),
+            arguments: [place.scope, place.key, oldest]
+        ).map { row in
+            IdempotencyClaim(asked: asked, stored: row["request"], status: row["status"], contentType: row["contentType"],
+                             body: (row["body"] as Data?).map { [UInt8]($0) })
         }
     }
 }

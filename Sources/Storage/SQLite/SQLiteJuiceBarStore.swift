@@ -17,10 +17,11 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         self.now = now
         batcher = Batcher { batch in
             try await database.writer.write { db in
-                let needs = BookNeeds(batch, calendar: try SQLiteShopSettingStore.calendar(db))
-                let decided = DecidedStockBatch(batch, on: try Self.fetchBook(db, for: needs))
-                return decided.answers(try Self.store(decided.plans, in: db))
-            }
+                let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
+                let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
+                let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs))
+                return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(decided.plans, in: db))), in: db)
+            }.committed()
         }
     }
 
@@ -32,9 +33,9 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         try await database.pool.read(Self.fetchSnapshot)
     }
 
-    public func commit(_ write: StockWrite, actor: String) async throws -> StockCommit {
+    public func commit(_ write: StockWrite, actor: String, key: IdempotentWrite?) async throws -> StockCommit {
         try write.validate()
-        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now()))
+        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now(), key: key))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

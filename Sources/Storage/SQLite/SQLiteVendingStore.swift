@@ -19,14 +19,16 @@ public struct SQLiteVendingStore: VendingStore {
         self.catalog = catalog
         batcher = Batcher { batch in
             try await database.writer.write { db in
+                let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
                 var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
-                for segment in batch.segments {
+                for segment in claimed.acting.segments {
                     let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
                     decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
                 }
                 let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
-                return decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
-            }
+                let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+                return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db)
+            }.committed()
         }
     }
 
@@ -52,8 +54,8 @@ public struct SQLiteVendingStore: VendingStore {
         try await database.pool.read { db in try Self.fetchState(db, products: catalog.products(db), at: now) }
     }
 
-    public func commit(_ write: VendingWrite, actor: String, at now: Date) async throws -> VendingCommit {
-        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now))
+    public func commit(_ write: VendingWrite, actor: String, at now: Date, key: IdempotentWrite?) async throws -> VendingCommit {
+        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now, key: key))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
