@@ -9,6 +9,8 @@ their system calls:
 - the server: 30 sequential orders, each answered 201. Before each `HTTP/1.1 201` is written to the
   socket, a sync of its own began after the previous answer and returned, and the last write to the
   database's files (SQLite writes them with pwrite64) was followed by a sync that returned;
+- the server: 20 sequential pickup orders, each with an `Idempotency-Key`, cost about one sync each:
+  the key and its kept answer are written in the order's own commit, not in commits of their own;
 - the CLI: five `juicemaker order` processes; each one's last write to the database's files before it
   printed its receipt was followed by a sync that returned before the receipt was written.
 
@@ -31,6 +33,9 @@ import pytest
 from e2e_support import ShopApi, server_binary
 
 ORDERS = 30
+KEYED_ORDERS = 20
+# One commit per keyed order, and a little room for the write-ahead log's checkpoints.
+KEYED_SYNCS_AT_MOST = 26
 CLI_ORDERS = 5
 SYNCS = {"fsync", "fdatasync"}
 WRITES = {"write", "writev", "sendmsg", "sendto"}  # answers to a socket, receipts to standard output
@@ -205,6 +210,47 @@ def test_every_order_answered_201_is_synced_to_disk_before_its_answer(start_serv
         assert write is None, (
             f"the answer on trace line {answer.began + 1} was written after a database write (line "
             f"{write.began + 1}: {write.name}({write.args[:60]}) with no sync between them ({trace})")
+
+
+def test_a_keyed_order_costs_one_sync_with_its_key_and_answer(start_server, tmp_path):
+    """20 sequential pickup orders, each with its own Idempotency-Key: every one answered 201 after a sync
+    of its own, and all of them together cost at most 26 syncs (the key, the order and the kept answer are
+    one commit; as three commits they cost about 60). A repeat of each key is then a replay, syncing nothing."""
+    trace = tmp_path / "keyed.strace"
+    server = start_server(wrapper=strace_command(trace))
+    staff = ShopApi.signed_in_as_admin(server.url)
+    stocked = staff.put("/api/stock/banana", json={"count": 1000})
+    assert stocked.status_code == 200, stocked.text
+    customer = ShopApi(server.url)
+    first_answers = []
+    for number in range(1, KEYED_ORDERS + 1):
+        response = customer.post("/api/orders", json={"juice": "bananaJuice", "pickup": True},
+                                 headers={"Idempotency-Key": f"keyed-sync-{number}"})
+        assert response.status_code == 201, f"order {number} answered {response.status_code}: {response.text}"
+        first_answers.append(response.text)
+    replays = [customer.post("/api/orders", json={"juice": "bananaJuice", "pickup": True},
+                             headers={"Idempotency-Key": f"keyed-sync-{number}"})
+               for number in range(1, KEYED_ORDERS + 1)]
+    server.stop()
+
+    assert [(replay.status_code, replay.text) for replay in replays] == [(201, text) for text in first_answers]
+    assert all(replay.headers.get("Idempotent-Replayed") == "true" for replay in replays)
+    calls = read_strace(trace)
+    answers = http_answers(calls)
+    # The keyed orders' answers are the first 201s; the one before them answered the stock edit.
+    first = next(position for position, (_, status) in enumerate(answers) if status == 201)
+    keyed = answers[first:first + KEYED_ORDERS]
+    assert [status for _, status in keyed] == [201] * KEYED_ORDERS, f"the keyed orders' answers in the trace: {keyed}"
+    window = [sync for sync in syncs(calls) if answers[first - 1][0].began < sync.began and sync.ended < keyed[-1][0].began]
+    assert len(window) <= KEYED_SYNCS_AT_MOST, (
+        f"{KEYED_ORDERS} keyed orders cost {len(window)} fsync/fdatasync calls, more than {KEYED_SYNCS_AT_MOST} ({trace})")
+    unsynced = [answer for answer in answers_without_a_sync_of_their_own(calls, 201) if answer in [a for a, _ in keyed]]
+    assert not unsynced, f"{len(unsynced)} keyed orders were answered 201 with no sync since the answer before ({trace})"
+    replayed = answers[first + KEYED_ORDERS:]
+    assert len(replayed) == KEYED_ORDERS
+    assert not [sync for sync in syncs(calls) if keyed[-1][0].began < sync.began and sync.ended < replayed[-1][0].began], (
+        "a replay synced: it wrote something")
+    print(f"{KEYED_ORDERS} keyed orders: {len(window)} syncs")
 
 
 # --- the CLI ---------------------------------------------------------------------------------------
