@@ -26,6 +26,7 @@ from e2e_support import (FRUITS, JUICES, RECIPES, SEED_STOCK, Clients, ShopApi, 
                          check_no_failures, deducted, error_code, fruit_label, fruit_stock, make_server_workdir,
                          open_live_stream, read_lines_into, refusing_port, run_all, server_binary, stop_all,
                          unexpected_machine_answers)
+from test_reliability import check_keyed_orders_survive_kill_9
 from vending_support import BALANCE_CAP, PRODUCTS, START_STOCK, VendingApi
 
 POSTGRES_URL_VARIABLE = "JUICEMAKER_TEST_POSTGRES_URL"
@@ -433,6 +434,12 @@ def test_the_queue_moves_on_one_instance_reach_the_other_instances_stream_and_bo
 
 
 # --- sessions across instances -----------------------------------------------------------------
+
+def test_killed_under_keyed_orders_on_two_instances_each_key_acts_once_and_replays(shops):
+    """test_reliability's keyed kill -9 check on two instances sharing the database: a client's retry
+    may reach the other instance, where the key's row decides inside the order's own transaction."""
+    check_keyed_orders_survive_kill_9(shops)
+
 
 def test_a_day_closed_on_one_instance_is_closed_on_both_and_verifies(shops):
     """Orders and a purchase on both servers, the day closed on A: B refuses a second close with 409,
