@@ -433,13 +433,13 @@ def test_the_queue_moves_on_one_instance_reach_the_other_instances_stream_and_bo
         context.close()
 
 
-# --- sessions across instances -----------------------------------------------------------------
-
 def test_killed_under_keyed_orders_on_two_instances_each_key_acts_once_and_replays(shops):
     """test_reliability's keyed kill -9 check on two instances sharing the database: a client's retry
     may reach the other instance, where the key's row decides inside the order's own transaction."""
     check_keyed_orders_survive_kill_9(shops)
 
+
+# --- sessions across instances -----------------------------------------------------------------
 
 def test_a_day_closed_on_one_instance_is_closed_on_both_and_verifies(shops):
     """Orders and a purchase on both servers, the day closed on A: B refuses a second close with 409,
