@@ -88,7 +88,7 @@ public func buildApplication(
         server: server.builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
         // Services stop in reverse order: the server first, the database connections last.
-        services: [DatabaseConnections(database: shop.database), watcher,
+        services: [DatabaseConnections(database: shop.database), ProviderConnections(client: shop.kakao?.client), watcher,
                    Heartbeat(live: shop.live, interval: configuration.heartbeat)] + server.services,
         onServerRunning: { [logger] channel in
             announceListening(port: channel.localAddress?.port ?? 0, configuration, logger: logger)
