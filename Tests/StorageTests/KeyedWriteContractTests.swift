@@ -137,4 +137,16 @@ import VendingMachine
         }
         #expect(try await shop.juiceBar.orders(limit: nil).isEmpty)
     }
+
+    @Test(arguments: Engine.available)
+    func aKeyedBatchForgetsKeysPastTheirDay(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let keys = shop.database.idempotency
+        let then = TestShop.now() - 90_000
+        let answer = StoredAnswer(status: 201, contentType: "text/plain", body: [])
+        #expect(try await keys.keep(answer, for: Self.key("old", at: then)) == nil)
+        #expect(try await keys.find(scope: "guest:a", key: "old", request: "POST /api/orders\n{}", at: then) == .answered(answer))
+        _ = try await shop.juiceBar.order("bananaJuice", actor: "g", key: Self.key("new"))
+        #expect(try await keys.find(scope: "guest:a", key: "old", request: "POST /api/orders\n{}", at: then) == nil)
+    }
 }

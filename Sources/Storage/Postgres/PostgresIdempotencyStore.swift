@@ -69,13 +69,16 @@ extension PostgresIdempotencyStore {
     }
 
     /// Stores each answer with its key (a nil answer lets the key go), and forgets keys past their
-    /// lifetime, in one statement.
+    /// lifetime, in one statement. An old key another transaction is taking over right now is
+    /// skipped, not waited for: that transaction may be waiting for the part's lock this one holds.
     private static func keep(_ answers: [KeyedResults<some Sendable>.Kept], in connection: PostgresConnection) async throws {
         let kept = answers.filter { $0.answer != nil }
         let dropped = answers.filter { $0.answer == nil }.map(\.write)
         try await connection.run("""
             WITH expired AS (
-                DELETE FROM idempotent_request WHERE created < \(IdempotencyStoreLimits.oldest(at: answers[0].write.time))
+                DELETE FROM idempotent_request WHERE ctid IN (
+                    SELECT ctid FROM idempotent_request
+                    WHERE created < \(IdempotencyStoreLimits.oldest(at: answers[0].write.time)) FOR UPDATE SKIP LOCKED)
             ), dropped AS (
                 DELETE FROM idempotent_request r
                 USING unnest(\(dropped.map(\.scope))::text[], \(dropped.map(\.key))::text[]) AS d(scope, key)
