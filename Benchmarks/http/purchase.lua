@@ -1,8 +1,8 @@
--- The vending machine at the counter: each connection inserts 1,000 and 500 won, then buys one
--- Georgia coffee (1,500 won), and again. Money inserts and purchases are both measured. A
--- connection never has more than 1,500 won in the machine, so 32 connections together stay
--- under its 50,000 won balance cap, and each purchase is covered by its own connection's money
--- (inserted before it): no request is refused for the shared balance.
+-- The vending machine at the counter: 1,000 and 500 won go in, then one Georgia coffee (1,500
+-- won) is bought, and again: each wrk thread sends these in turn over its connections, so what
+-- goes in matches what is bought and the shared balance stays near the float scripts/bench puts
+-- in first (10,000 won), far from both empty and its 50,000 won cap: no request is refused for
+-- the balance. Money inserts and purchases are both measured.
 -- The requests are built once, so that wrk spends as little CPU as for a plain GET.
 local requests = {}
 local step = 0
