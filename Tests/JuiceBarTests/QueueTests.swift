@@ -49,6 +49,14 @@ import Testing
         #expect(afterMidnight.order?.number == 1 && afterMidnight.order?.day == "2026-11-25")
     }
 
+    @Test func aDayIsWrittenWithItsZerosAndReadBack() throws {
+        let calendar = ShopCalendar(timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        let early = try #require(calendar.day("0987-03-05"))
+        #expect(calendar.dayText(of: early) == "0987-03-05")
+        #expect(calendar.dayText(of: early - 1) == "0987-03-04")
+        #expect(calendar.dayText(of: Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18")
+    }
+
     @Test func aPickupOrderIsReceivedAndACounterOrderPickedUpAtOnce() throws {
         var book = book()
         let pickup = try #require(try book.decide(.order("kiwiJuice", member: 7, pickup: true), actor: "m", at: lateEvening).order)
