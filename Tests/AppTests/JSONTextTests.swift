@@ -28,4 +28,20 @@ import Testing
         #expect(parsedWritten != nil && parsedWritten == parsedEncoded,
                 "\(String(decoding: written, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
     }
+
+    /// Moments around month, leap-day, century and second boundaries, and many at random.
+    @Test func aMomentIsWrittenAsTheEncoderWritesIt() throws {
+        var moments: [Double] = [0, -1, -0.25, 59.999_999, 951_782_399.5, 951_782_400, 4_107_542_399.9, 4_107_542_400,
+                                 1_795_000_000.75, 253_402_300_799, -2_208_988_800]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2000 { moments.append(Double.random(in: -2_000_000_000...5_000_000_000, using: &random)) }
+        for moment in moments {
+            let date = Date(timeIntervalSince1970: moment)
+            var text = JSONText()
+            text.date(date)
+            let written = String(buffer: text.buffer)
+            let encoded = String(decoding: try apiEncoder.encode([date]), as: UTF8.self).dropFirst().dropLast()
+            #expect(written == encoded, "\(moment)")
+        }
+    }
 }
