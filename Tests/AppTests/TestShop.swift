@@ -19,12 +19,17 @@ struct TestShop {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
+    /// Kakao login's provider and client id; off when nil.
+    var openID: OpenIDSettings?
+
     /// The server's configuration: this shop's database and clock.
     var configuration: ServerConfiguration {
         // A cheap bcrypt cost keeps sign-ins fast in tests; the server's default is 12.
-        ServerConfiguration(
+        var configuration = ServerConfiguration(
             database: databasePath, adminPassword: Self.adminPassword, bcryptCost: 4, logLevel: .warning,
             timeZone: Self.seoul, clock: { [clock] in clock.now })
+        configuration.openID = openID
+        return configuration
     }
 
     func run(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
