@@ -30,6 +30,13 @@ struct JSONText {
     mutating func string(_ value: String) {
         separate()
         buffer.writeInteger(UInt8(ascii: "\""))
+        // Names and ids need no escaping: copied whole, not byte by byte.
+        guard value.utf8.contains(where: Self.needsEscape) else {
+            buffer.writeString(value)
+            buffer.writeInteger(UInt8(ascii: "\""))
+            followsValue = true
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -47,8 +54,16 @@ struct JSONText {
 
     mutating func integer(_ value: some BinaryInteger) {
         separate()
-        buffer.writeString(String(value))
+        if let small = Int64(exactly: value), small >= 0 {
+            digits(small, 1)
+        } else {
+            buffer.writeString(String(value))
+        }
         followsValue = true
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     mutating func bool(_ value: Bool) {
