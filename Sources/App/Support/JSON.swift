@@ -27,6 +27,8 @@ extension Response {
 extension Request {
     /// The largest JSON body the API reads.
     static let maximumJSONBody = 64 * 1024
+    /// One decoder for every request: it has no options to change, and a new one per request showed in perf.
+    private static let jsonDecoder = JSONDecoder()
 
     /// Decodes the body as JSON, answering 400 with the decoder's reason when it is not what the route needs.
     func decodeJSON<Value: Decodable>(_ type: Value.Type) async throws -> Value {
@@ -37,7 +39,7 @@ extension Request {
             throw APIError(.contentTooLarge, "too_large", .tooLarge)
         }
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(buffer: buffer))
+            return try Self.jsonDecoder.decode(Value.self, from: Data(buffer: buffer))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw APIError(.badRequest, "bad_json", .badJSON)
         } catch let error as DecodingError {
