@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import PostgresNIO
+import Synchronization
 
 /// The juice bar's stock in PostgreSQL, shared by every server. The writes waiting in this server
 /// at one moment are decided together against one reading of the book and stored in one
@@ -12,16 +13,17 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     private let now: @Sendable () -> Date
     private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
 
-    /// Orders are numbered by the shop's time zone as stored, read in the same write
-    /// (`PostgresShopSettingStore`), so a change made elsewhere is followed from the next batch on.
+    /// Orders are numbered by the shop's time zone as stored, which the book gives under the
+    /// stock's lock (`PostgresShopSettingStore`), so a change made elsewhere is followed at once.
     init(database: PostgresDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
+        let lastZone = LastZone()
         batcher = Batcher { batch in
             try await database.write(.fruitStock) { connection, lock in
                 let claimed = try await PostgresIdempotencyStore.claim(batch, in: connection)
-                let needs = BookNeeds(claimed.acting, calendar: try await PostgresShopSettingStore.calendarForWrite(connection))
-                let decided = DecidedStockBatch(claimed.acting, on: try await Self.fetchBook(connection, lock, needs))
+                let book = try await Self.fetchBook(connection, lock, for: claimed.acting, lastZone: lastZone)
+                let decided = DecidedStockBatch(claimed.acting, on: book)
                 let plans = decided.plans
                 let stored = plans.isEmpty ? StoredStockPlans(plans: [], version: 0) : try await Self.store(plans, in: connection)
                 let finished = try await PostgresIdempotencyStore.keep(claimed.finish(decided.answers(stored)), in: connection)
@@ -165,14 +167,46 @@ extension PostgresJuiceBarStore {
         case lastNumber = 2
         /// An order asked for, its fields where `OrderCells.book` says.
         case order = 3
+        /// The shop's time zone as stored (id), the first row.
+        case timeZone = 4
     }
 
-    /// Takes the fruit stock's lock and reads the book in one prepared statement: a row per
-    /// fruit, a row per recipe line, the last number of each day asked, and each order asked.
+    /// The shop's zone as the last batch read it: the next batch counts its days by it before it
+    /// reads the book, and only a batch that finds another zone stored reads the book again.
+    final class LastZone: Sendable {
+        private let seen = Mutex((name: ShopTimeZone.fallback, calendar: ShopCalendar(timeZone: ShopTimeZone.stored(ShopTimeZone.fallback))))
+
+        var current: (name: String, calendar: ShopCalendar) { seen.withLock { $0 } }
+
+        func saw(_ name: String) -> ShopCalendar {
+            seen.withLock { seen in
+                if seen.name != name { seen = (name, ShopCalendar(timeZone: ShopTimeZone.stored(name))) }
+                return seen.calendar
+            }
+        }
+    }
+
+    /// Takes the fruit stock's lock and reads the book for `batch`, its days counted in the zone
+    /// stored; when that is not the zone the last batch saw (rare: a change), the days may differ,
+    /// so the book is read again, in the same transaction, for the days in the new zone.
+    static func fetchBook(
+        _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, for batch: [PendingWrite<StockWrite>],
+        lastZone: LastZone
+    ) async throws -> JuiceBarBook {
+        let assumed = lastZone.current
+        let (book, zone) = try await fetchBook(connection, lock, BookNeeds(batch, calendar: assumed.calendar))
+        guard zone != assumed.name else { return book }
+        return try await fetchBook(connection, lock, BookNeeds(batch, calendar: lastZone.saw(zone))).book
+    }
+
+    /// Takes the fruit stock's lock and reads the book in one prepared statement: the shop's
+    /// time zone, a row per fruit, a row per recipe line, the last number of each day asked, and
+    /// each order asked. The book counts days as `needs` does; the zone stored comes beside it.
     static func fetchBook(
         _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ needs: BookNeeds
-    ) async throws -> JuiceBarBook {
+    ) async throws -> (book: JuiceBarBook, zone: String) {
         var book = JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock(), calendar: needs.calendar)
+        var zone = ""
         let rows = try await connection.execute(LockAndReadBook(lock: lock, needs: needs), logger: PostgresConnection.quiet)
         lock.taken()
         for try await row in rows {
@@ -196,11 +230,13 @@ extension PostgresJuiceBarStore {
             case .order:
                 let order = try order(cells, at: .book)
                 book.orders[order.id] = order
+            case .timeZone:
+                zone = try cells[1].decode(String.self)
             case nil:
                 throw PostgresStoreError.unexpectedRow
             }
         }
-        return book
+        return (book, zone)
     }
 
     /// A fruit's or a juice's names, in the book's third and fourth cells.

@@ -43,6 +43,11 @@ enum PostgresSchema {
         ("identities.v8", { connection in
             for statement in identities { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
+        // The book also gives the shop's time zone, read once the lock is held, so an order batch
+        // needs no read of its own for it.
+        ("book_time_zone.v9", { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: bookWithTimeZone))
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
@@ -334,6 +339,49 @@ enum PostgresSchema {
         $$
         """,
     ]
+
+    /// `juice_bar_book` of `queue.v5` with one more row, first: kind 4, the shop's time zone (id).
+    /// Read after the lock, a plain read sees the zone as last committed: a change takes the row
+    /// and then this same lock before it commits, so it waits for the batch holding the lock.
+    private static let bookWithTimeZone = """
+        CREATE OR REPLACE FUNCTION juice_bar_book(lock_key bigint, channel text, instance text, days text[], order_ids bigint[])
+        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer, level integer,
+                       order_id bigint, status text, actor text, ordered_at double precision,
+                       status_at double precision, ready_at double precision, pickup boolean, account_id bigint)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
+            RETURN QUERY
+                SELECT 4::smallint, s.time_zone, NULL::text, NULL::text, NULL::text, NULL::integer, NULL::integer,
+                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       NULL::bigint
+                FROM shop_setting s;
+            RETURN QUERY
+                SELECT (CASE WHEN b.is_juice THEN 1 ELSE 0 END)::smallint, b.id, b.name_ko, b.name_en, b.detail, b.number,
+                       b.level, NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       NULL::bigint
+                FROM (
+                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
+                           f.reorder_level AS level, f.position AS juice_position, 0 AS line_position
+                    FROM fruit f
+                    UNION ALL
+                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, NULL, j.position, r.position
+                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
+                ) b
+                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
+            RETURN QUERY
+                SELECT 2::smallint, d.day, NULL::text, NULL::text, NULL::text,
+                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day), NULL::integer,
+                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
+                       NULL::bigint
+                FROM unnest(days) AS d(day);
+            RETURN QUERY
+                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, NULL::integer, o.id, o.status, o.actor, o.time,
+                       o.status_time, o.ready_time, o.pickup, o.account_id
+                FROM juice_order o WHERE o.id = ANY(order_ids);
+        END
+        $$
+        """
 
     /// The first statement of each part's writes (see `PostgresDatabase.write`): it takes the
     /// part's lock, asks for the change notice, and then reads what the batch is decided on, all

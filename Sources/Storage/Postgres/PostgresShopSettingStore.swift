@@ -3,9 +3,10 @@ import JuiceBar
 import PostgresNIO
 
 /// The shop's settings in PostgreSQL: one row of `shop_setting`, shared by every server. Each
-/// order batch reads the zone `FOR SHARE` before it takes the fruit stock's lock; a change takes
-/// the row `FOR UPDATE` and then that lock (the same order, so neither waits on the other in a
-/// circle), so a change waits for the batches numbering now and the next ones wait for it.
+/// order batch reads the zone in its locking read, after it took the fruit stock's lock
+/// (`juice_bar_book`); a change takes the row `FOR UPDATE` and then that lock before it commits,
+/// so a change waits for the batch numbering now, and the next batch, waiting for the lock,
+/// reads the zone the change committed.
 public struct PostgresShopSettingStore: ShopSettingStore {
     private let database: PostgresDatabase
 
@@ -35,12 +36,4 @@ public struct PostgresShopSettingStore: ShopSettingStore {
             try await connection.run("UPDATE shop_setting SET time_zone = \(ShopTimeZone.name(of: zone))")
         }
     }
-
-    /// The shop's calendar as stored, read in an order batch's write before it takes the stock's
-    /// lock, holding the row so that a change waits until the batch is stored.
-    static func calendarForWrite(_ connection: PostgresConnection) async throws -> ShopCalendar {
-        let name = try await connection.row("SELECT time_zone FROM shop_setting FOR SHARE").decode(String.self)
-        return ShopCalendar(timeZone: ShopTimeZone.stored(name))
-    }
-
 }
