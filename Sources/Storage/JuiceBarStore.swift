@@ -72,14 +72,27 @@ extension JuiceBarStore {
     }
 
     /// Staff move a queued order forward; throws `OrderError` for an unknown order or a move back.
-    public func move(order: Int64, to status: OrderStatus, actor: String) async throws -> Order {
-        try await commit(.move(order: order, to: status), actor: actor).plan.changedOrder!
+    /// `key` is the request's `Idempotency-Key`, whose answer renders the moved order.
+    public func move(order: Int64, to status: OrderStatus, actor: String, key: IdempotentWrite? = nil) async throws -> Order {
+        Self.changedOrder(try await commit(.move(order: order, to: status), actor: actor,
+                                           key: key?.receiving(Self.changedOrder)))
     }
 
-    /// Cancels an order and puts its fruit back, with `cancel` lines in the ledger.
-    public func cancel(order: Int64, by canceller: Canceller, actor: String) async throws -> OrderReceipt {
-        let commit = try await commit(.cancel(order: order, by: canceller), actor: actor)
-        return OrderReceipt(order: commit.plan.changedOrder!, stock: commit.snapshot)
+    /// Cancels an order and puts its fruit back, with `cancel` lines in the ledger. `key` is the
+    /// request's `Idempotency-Key`, whose answer renders the cancelled order's receipt.
+    public func cancel(
+        order: Int64, by canceller: Canceller, actor: String, key: IdempotentWrite? = nil
+    ) async throws -> OrderReceipt {
+        Self.cancelled(try await commit(.cancel(order: order, by: canceller), actor: actor,
+                                        key: key?.receiving(Self.cancelled)))
+    }
+
+    /// The order a move or cancel changed.
+    @Sendable private static func changedOrder(_ commit: StockCommit) -> Order { commit.plan.changedOrder! }
+
+    /// A cancel's receipt: the cancelled order and the stock its fruit went back to.
+    @Sendable private static func cancelled(_ commit: StockCommit) -> OrderReceipt {
+        OrderReceipt(order: commit.plan.changedOrder!, stock: commit.snapshot)
     }
 
     /// Changes one fruit's count as staff asked, with its ledger entry.

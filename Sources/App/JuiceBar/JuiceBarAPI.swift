@@ -69,19 +69,22 @@ struct JuiceBarAPI {
         return Response.json(order)
     }
 
-    /// Staff move an order along the queue (`making`, `ready`, `pickedUp`).
+    /// Staff move an order along the queue (`making`, `ready`, `pickedUp`), once per `Idempotency-Key`.
     @Sendable func moveOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        let id = try orderID(context)
-        let asked = try await request.decodeJSON(StatusRequest.self)
-        return Response.json(try await juiceBar.move(order: id, to: asked.status, actor: context.actor))
+        try await idempotent.handle(request, context: context, answering: { StoredAnswer.json($0) }) { request, context, key in
+            let id = try orderID(context)
+            let asked = try await request.decodeJSON(StatusRequest.self)
+            return try await juiceBar.move(order: id, to: asked.status, actor: context.actor, key: key)
+        }
     }
 
-    /// Staff cancel any order still queued; a member only their own.
+    /// Staff cancel any order still queued; a member only their own. Once per `Idempotency-Key`.
     @Sendable func cancelOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
         let account = try context.requireAccount()
         let canceller: Canceller = account.isStaff ? .staff : .member(account.id)
-        let receipt = try await juiceBar.cancel(order: try orderID(context), by: canceller, actor: context.actor)
-        return Response.json(receipt.order)
+        return try await idempotent.handle(request, context: context, answering: { StoredAnswer.json($0.order) }) { _, context, key in
+            try await juiceBar.cancel(order: try orderID(context), by: canceller, actor: context.actor, key: key)
+        }
     }
 
     @Sendable func queue(_ request: Request, context: ShopRequestContext) async throws -> Response {

@@ -59,8 +59,8 @@ public final class JuiceBarService: Sendable {
     }
 
     /// Staff move an order forward; `OrderError` for an unknown order or a move back.
-    public func move(order id: Int64, to status: OrderStatus, actor: String) async throws -> Order {
-        let order = try await store.move(order: id, to: status, actor: actor)
+    public func move(order id: Int64, to status: OrderStatus, actor: String, key: IdempotentWrite? = nil) async throws -> Order {
+        let order = try await store.move(order: id, to: status, actor: actor, key: key)
         if status.isReady, let readyTime = order.readyTime, readyTime == order.statusTime {
             readySeconds.recordSeconds(readyTime.timeIntervalSince(order.time))
         }
@@ -69,8 +69,10 @@ public final class JuiceBarService: Sendable {
     }
 
     /// Cancels an order and puts its fruit back.
-    public func cancel(order id: Int64, by canceller: Canceller, actor: String) async throws -> OrderReceipt {
-        let receipt = try await store.cancel(order: id, by: canceller, actor: actor)
+    public func cancel(
+        order id: Int64, by canceller: Canceller, actor: String, key: IdempotentWrite? = nil
+    ) async throws -> OrderReceipt {
+        let receipt = try await store.cancel(order: id, by: canceller, actor: actor, key: key)
         adopt(receipt.stock)
         queueChanged()
         return receipt
