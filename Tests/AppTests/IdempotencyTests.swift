@@ -88,6 +88,55 @@ import Testing
         }
     }
 
+    struct Moved: Decodable, Equatable {
+        let id: Int
+        let status: String
+    }
+
+    @Test func aRepeatedMoveOrCancelReplaysItsAnswerAndActsOnce() async throws {
+        try await TestShop().run { client in
+            let staff = try await client.staffCookie()
+            let order = try await client.json(.post, "/api/orders", Self.banana).decode(OrderAnswer.self).order.id
+            let making = #"{"status":"making"}"#
+            let moved = try await client.json(.post, "/api/orders/\(order)/status", making, cookie: staff,
+                                              headers: Self.key("move-1"))
+            #expect(moved.status == .ok)
+            #expect(moved.headers[IdempotentRequests.replayedHeader] == nil)
+            // A move back is refused, and the refusal is kept with its key too.
+            let back = try await client.json(.post, "/api/orders/\(order)/status", #"{"status":"received"}"#,
+                                             cookie: staff, headers: Self.key("move-2"))
+            #expect(back.status == .conflict)
+
+            for (key, body, first) in [("move-1", making, moved), ("move-2", #"{"status":"received"}"#, back)] {
+                let again = try await client.json(.post, "/api/orders/\(order)/status", body, cookie: staff,
+                                                  headers: Self.key(key))
+                #expect(again.status == first.status && again.text == first.text, "\(key)")
+                #expect(again.headers[IdempotentRequests.replayedHeader] == "true", "\(key)")
+            }
+            let reused = try await client.json(.post, "/api/orders/\(order)/status", #"{"status":"ready"}"#,
+                                               cookie: staff, headers: Self.key("move-1"))
+            #expect(reused.status == .unprocessableContent)
+            #expect(try reused.decode(ErrorBody.self).error == "idempotency_key_reused")
+            #expect(try await client.json(.get, "/api/orders/\(order)").decode(Moved.self).status == "making")
+
+            let stock = try await client.json(.get, "/api/stock").text
+            let cancelled = try await client.json(.post, "/api/orders/\(order)/cancel", cookie: staff,
+                                                  headers: Self.key("cancel-1"))
+            #expect(try cancelled.decode(Moved.self) == Moved(id: order, status: "cancelled"))
+            let fruitBack = try await client.json(.get, "/api/stock").text
+            #expect(fruitBack != stock)
+            // A second cancel would be 409: the repeat is the first answer, and the fruit went back once.
+            let again = try await client.json(.post, "/api/orders/\(order)/cancel", cookie: staff,
+                                              headers: Self.key("cancel-1"))
+            #expect(again.status == .ok && again.text == cancelled.text)
+            #expect(again.headers[IdempotentRequests.replayedHeader] == "true")
+            #expect(try await client.json(.get, "/api/stock").text == fruitBack)
+            let otherBody = try await client.json(.post, "/api/orders/\(order)/status", making, cookie: staff,
+                                                  headers: Self.key("cancel-1"))
+            #expect(otherBody.status == .unprocessableContent)
+        }
+    }
+
     /// How the server fails a request, as the error its work throws and the answer's status and code.
     enum ServerFailure: String, CaseIterable, Sendable {
         /// The database could not take the write in time (PostgreSQL's busy pool, say).

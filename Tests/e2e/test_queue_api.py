@@ -54,8 +54,9 @@ class Api(ShopApi):
     def queue(self) -> list[dict]:
         return self.list_at("/api/queue")
 
-    def move(self, id, status: str) -> requests.Response:
-        return self.post(f"/api/orders/{id}/status", json={"status": status})
+    def move(self, id, status: str, key: str | None = None) -> requests.Response:
+        return self.post(f"/api/orders/{id}/status", json={"status": status},
+                         headers={"Idempotency-Key": key} if key else {})
 
     def move_ok(self, id, status: str) -> dict:
         response = self.move(id, status)
@@ -64,8 +65,8 @@ class Api(ShopApi):
         assert order["id"] == id and order["status"] == status, order
         return order
 
-    def cancel(self, id) -> requests.Response:
-        return self.post(f"/api/orders/{id}/cancel")
+    def cancel(self, id, key: str | None = None) -> requests.Response:
+        return self.post(f"/api/orders/{id}/cancel", headers={"Idempotency-Key": key} if key else {})
 
 
 @pytest.fixture
@@ -456,6 +457,35 @@ def test_vending_money_and_purchases_act_once_per_key(server, api):
     machine = api.get("/api/vending").json()
     cola = next(product for product in machine["products"] if product["id"] == "cola")
     assert (machine["balance"], cola["stock"]) == (2000 - cola["price"], 4), machine
+
+
+def test_a_keyed_move_or_cancel_acts_once_and_replays(api, staff):
+    """A move repeated with its key after the order moved on replays its first answer (not 409) and
+    leaves the order where it is; a refused move back is replayed as refused; a keyed cancel repeated
+    is its first answer and puts the fruit back once; the key with another body is 422."""
+    before = api.stock()
+    order = api.order_ok()
+    moved = staff.move(order["id"], "making", key="move-0001")
+    assert moved.status_code == 200, moved.text
+    staff.move_ok(order["id"], "ready")
+    back = staff.move(order["id"], "received", key="move-0002")
+    assert_error(back, 409, code="invalid_transition")
+
+    for key, status, first in (("move-0001", "making", moved), ("move-0002", "received", back)):
+        again = staff.move(order["id"], status, key=key)
+        assert (again.status_code, again.content) == (first.status_code, first.content), again.text
+        assert again.headers.get("Idempotent-Replayed") == "true", dict(again.headers)
+    assert api.read_order(order["id"])["status"] == "ready"
+    assert_error(staff.move(order["id"], "pickedUp", key="move-0001"), 422, code="idempotency_key_reused")
+    assert api.read_order(order["id"])["status"] == "ready"
+
+    queued = api.order_ok("kiwiJuice")
+    cancelled = staff.cancel(queued["id"], key="cancel-0001")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled", cancelled.text
+    again = staff.cancel(queued["id"], key="cancel-0001")
+    assert (again.status_code, again.content) == (200, cancelled.content), again.text
+    assert again.headers.get("Idempotent-Replayed") == "true", dict(again.headers)
+    assert api.stock() == without(before, "bananaJuice")
 
 
 # --- a restart ---------------------------------------------------------------------------------------
