@@ -125,6 +125,41 @@ import VendingMachine
     }
 
     @Test(arguments: Engine.available)
+    func keyedMovesAndCancelsKeepTheirAnswerOrRefusalAndActOnce(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        func key(_ name: String) -> IdempotentWrite {
+            IdempotentWrite(scope: "staff", key: name, request: name, time: TestShop.now()) { (result: Result<Order, any Error>) in
+                switch result {
+                case .success(let order): StoredAnswer(status: 200, contentType: "text/plain", body: Array("\(order.status)".utf8))
+                case .failure(let error as OrderError): StoredAnswer(status: 409, contentType: "text/plain", body: Array("\(error)".utf8))
+                case .failure: nil
+                }
+            }
+        }
+        let order = try await store.order("bananaJuice", actor: "g", pickup: true).order.id
+        let moved = key("move")
+        #expect(try await store.move(order: order, to: .making, actor: "s", key: moved).status == .making)
+        #expect(moved.kept?.body == Array("making".utf8))
+        await #expect(throws: KeyAlreadyUsed.self) { try await store.move(order: order, to: .making, actor: "s", key: key("move")) }
+        let back = key("back")
+        await #expect(throws: OrderError.self) { try await store.move(order: order, to: .received, actor: "s", key: back) }
+        #expect(back.kept?.status == 409, "a refused move keeps its refusal")
+        await #expect(throws: KeyAlreadyUsed.self) { try await store.move(order: order, to: .ready, actor: "s", key: key("back")) }
+        #expect(try await store.order(id: order)?.status == .making, "the repeats moved nothing")
+
+        let before = try await store.stock()
+        let cancel = IdempotentWrite(scope: "staff", key: "cancel", request: "cancel", time: TestShop.now()) {
+            (result: Result<OrderReceipt, any Error>) in
+            (try? result.get()).map { StoredAnswer(status: 200, contentType: "text/plain", body: Array("\($0.order.status)".utf8)) }
+        }
+        let receipt = try await store.cancel(order: order, by: .staff, actor: "s", key: cancel)
+        #expect(cancel.kept?.body == Array("cancelled".utf8))
+        await #expect(throws: KeyAlreadyUsed.self) { try await store.cancel(order: order, by: .staff, actor: "s", key: cancel) }
+        #expect(try await store.stock() == receipt.stock && receipt.stock != before, "the fruit went back once")
+    }
+
+    @Test(arguments: Engine.available)
     func anAnswerKeptOnItsOwnTakesTheKeyOnce(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)
         let keys = shop.database.idempotency
