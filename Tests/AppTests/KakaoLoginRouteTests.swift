@@ -161,6 +161,26 @@ import Testing
         }
     }
 
+    /// The lock-out is the account's: after repeated failed passwords for its username, Kakao does not
+    /// open it either until the lock opens again.
+    @Test func aLockedOutMemberIsNotSignedInThroughKakaoEither() async throws {
+        try await KakaoShop.run { kakao in
+            let member = try await kakao.me(try #require(try await kakao.signIn(subject: "4001", nickname: "김철수")))
+            for _ in 0..<5 {
+                let guess = try await kakao.client.json(
+                    .post, "/api/session", #"{"username":"\#(member.username)","password":"wrong-password"}"#)
+                #expect(guess.status == .unauthorized)
+            }
+            let flow = try await kakao.start()
+            try await kakao.answer(flow, subject: "4001", nickname: "김철수")
+            let locked = try await kakao.callback(flow, browser: flow.binding)
+            #expect(locked.status == .tooManyRequests && locked.session == nil)
+            #expect(locked.text.contains(#"action="/login"#))
+            kakao.shop.clock.advance(by: 16 * 60)
+            #expect(try await kakao.signIn(subject: "4001", nickname: "김철수") != nil, "open again after the lock")
+        }
+    }
+
     /// The provider vouches for an email; an email is no proof of who holds a password account here.
     @Test func anEmailNeverLinksToAnExistingMember() async throws {
         try await KakaoShop.run { kakao in

@@ -47,17 +47,7 @@ public struct AccountService: Sendable {
         try AccountRules.validate(password: password)
         // No account has a name outside the rules, so there is nothing to guess or to count.
         guard AccountRules.isValid(username: username) else { throw APIError.invalidCredentials }
-        let now = now()
-        let claim = try await store.claimSignInAttempt(
-            username: username, at: now, since: now - SignInThrottle.window, limit: SignInThrottle.maximumFailures)
-        let attempt: Int64
-        switch claim {
-        case .claimed(let id):
-            attempt = id
-        case .refused(let attempts):
-            let openAgain = SignInThrottle.lockedUntil(failures: attempts, now: now) ?? now + SignInThrottle.window
-            throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
-        }
+        let attempt = try await claimAttempt(username: username)
         let verdict: PasswordVerdict
         do {
             verdict = try await verify(username: username, password: password, client: client)
@@ -82,6 +72,26 @@ public struct AccountService: Sendable {
         case wrong
         /// The account has no password (made by a Kakao sign-in).
         case notSet
+    }
+
+    /// Counts a sign-in attempt of `username` before anything is checked: its id (withdrawn when it
+    /// proves right), or `tooManyAttempts` while the username is locked after repeated failures.
+    private func claimAttempt(username: String) async throws -> Int64 {
+        let now = now()
+        switch try await store.claimSignInAttempt(
+            username: username, at: now, since: now - SignInThrottle.window, limit: SignInThrottle.maximumFailures) {
+        case .claimed(let id):
+            return id
+        case .refused(let attempts):
+            let openAgain = SignInThrottle.lockedUntil(failures: attempts, now: now) ?? now + SignInThrottle.window
+            throw APIError.tooManyAttempts(retryAfter: openAgain.timeIntervalSince(now))
+        }
+    }
+
+    /// `tooManyAttempts` while the account is locked after repeated failed passwords: the lock-out
+    /// is the account's, whichever way in (Kakao too) is tried.
+    public func requireNotLockedOut(_ account: Account) async throws {
+        try await store.withdrawSignInAttempt(try await claimAttempt(username: account.username))
     }
 
     func verify(username: String, password: String, client: String) async throws -> PasswordVerdict {

@@ -121,13 +121,21 @@ struct KakaoLogin: Sendable {
         if let accountID = pending.linkingAccountID {
             return try await finishLinking(signIn.identity, to: accountID, context)
         }
-        return try await finishSignIn(signIn, pending: pending, context)
+        return try await finishSignIn(signIn, pending: pending, request, context)
     }
 
     /// The member this identity is, made now on its first visit, signed in as a password sign-in is.
-    func finishSignIn(_ signIn: OpenIDSignIn, pending: PendingSignIn, _ context: ShopRequestContext) async throws -> Response {
+    func finishSignIn(_ signIn: OpenIDSignIn, pending: PendingSignIn, _ request: Request,
+                      _ context: ShopRequestContext) async throws -> Response {
         let account: Account
         if let known = try await identities.account(identity: signIn.identity) {
+            do {
+                try await accounts.requireNotLockedOut(known)
+            } catch let locked as APIError {
+                let language = Language(rawValue: pending.language) ?? context.language
+                return LoginPage(language: language, next: pending.next, message: Words.of(language).say(locked.message),
+                                 username: "", request: request, kakaoLogin: true).render(status: locked.status)
+            }
             account = known
         } else {
             let usernames = AccountRules.usernameCandidates(nickname: signIn.nickname, subject: signIn.identity.subject)
