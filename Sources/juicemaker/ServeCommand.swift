@@ -46,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        FreedMemory.keepForReuse()
         let registry = PrometheusCollectorRegistry()
         var metrics = PrometheusMetricsFactory(registry: registry)
         metrics.durationHistogramBuckets[JuiceBarService.readyHistogram] = JuiceBarService.readyBuckets
