@@ -2,9 +2,12 @@ import Foundation
 import JuiceBar
 import NIOCore
 import Testing
+import VendingMachine
 @testable import App
+@testable import Storage
 
-/// The order answer is written by hand for speed; it must say exactly what JSONEncoder would.
+/// The order and vending answers are written by hand for speed; they must say exactly what
+/// JSONEncoder would.
 @Suite struct JSONTextTests {
     static let answers = [
         OrderAnswer(
@@ -27,6 +30,36 @@ import Testing
         let parsedEncoded = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
         #expect(parsedWritten != nil && parsedWritten == parsedEncoded,
                 "\(String(decoding: written, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
+    }
+
+    static let machine = VendingState(
+        products: Catalog.products.enumerated().map { ProductStock(product: $1, stock: $0 * 3, expired: $0 % 2) },
+        money: MoneyTotals(balance: 1_500, inserted: 21_000, spent: 18_000, returned: 1_500), version: 12)
+
+    @Test func theHandWrittenMachineIsWhatTheEncoderWrites() throws {
+        try expectSameJSON(VendingAnswer.json(Self.machine), apiEncoder.encode(VendingAnswer(Self.machine)))
+        // A second time from the products' kept fixed fields.
+        try expectSameJSON(VendingAnswer.json(Self.machine), apiEncoder.encode(VendingAnswer(Self.machine)))
+    }
+
+    @Test func theHandWrittenPurchaseIsWhatTheEncoderWrites() throws {
+        let product = Catalog.products[4]
+        let receipt = PurchaseReceipt(
+            sale: Sale(id: 31, product: product.id, price: product.price, time: Date(timeIntervalSince1970: 1_795_000_000.5),
+                       itemID: 77),
+            item: Item(id: 77, product: product.id, manufactured: Date(timeIntervalSince1970: 1_794_500_000),
+                       expires: Date(timeIntervalSince1970: 1_796_000_000)),
+            product: product, state: Self.machine)
+        try expectSameJSON(PurchaseAnswer.json(receipt), apiEncoder.encode(PurchaseAnswer(receipt)))
+    }
+
+    private func expectSameJSON(_ written: ByteBuffer, _ encoded: Data) throws {
+        let written = Data(buffer: written)
+        let parsedWritten = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+        let parsedEncoded = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        #expect(parsedWritten != nil && parsedWritten == parsedEncoded,
+                "\(String(decoding: written, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
+        #expect(written == encoded, "byte for byte")
     }
 
     /// Moments around month, leap-day, century and second boundaries, and many at random.

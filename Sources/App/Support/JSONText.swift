@@ -20,6 +20,24 @@ struct JSONText {
         followsValue = true
     }
 
+    mutating func beginArray() {
+        separate()
+        buffer.writeInteger(UInt8(ascii: "["))
+        followsValue = false
+    }
+
+    mutating func endArray() {
+        buffer.writeInteger(UInt8(ascii: "]"))
+        followsValue = true
+    }
+
+    /// JSON written before, copied as it is: members of an object, the last one's key without its
+    /// value (`"stock":`), which the caller writes next.
+    mutating func fragment(_ json: String) {
+        buffer.writeString(json)
+        followsValue = false
+    }
+
     /// `"key":`, to be followed by its value.
     mutating func key(_ key: String) {
         string(key)

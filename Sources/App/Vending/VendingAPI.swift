@@ -40,7 +40,7 @@ struct VendingAPI {
 
     /// Puts money in, once per `Idempotency-Key`.
     @Sendable func insertMoney(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await idempotent.handle(request, context: context, answering: { StoredAnswer.json(VendingAnswer($0)) }) {
+        try await idempotent.handle(request, context: context, answering: { StoredAnswer.json(VendingAnswer.json($0)) }) {
             request, context, key in
             let money = try await request.decodeJSON(MoneyRequest.self)
             return try await vending.insert(money.amount, actor: context.actor, key: key)
@@ -54,7 +54,7 @@ struct VendingAPI {
     /// Buys a product with the balance, once per `Idempotency-Key`.
     @Sendable func purchase(_ request: Request, context: ShopRequestContext) async throws -> Response {
         try await idempotent.handle(request, context: context,
-                                    answering: { StoredAnswer.json(PurchaseAnswer($0), status: .created) }) {
+                                    answering: { StoredAnswer.json(PurchaseAnswer.json($0), status: .created) }) {
             request, context, key in
             let purchase = try await request.decodeJSON(PurchaseRequest.self)
             return try await vending.purchase(purchase.product, actor: context.actor, key: key)
