@@ -270,7 +270,9 @@ enum KeyedRoute {
         let router = Router(context: ShopRequestContext.self)
         router.add(middleware: ErrorMiddleware(menu: { menu }))
         router.post("tap") { request, context in
-            try await idempotent.handle(request, context: context, answering: { $0 }) { _, _, _ in try await work() }
+            try await idempotent.handle(request, context: context, answering: { $0 }, lookup: .before) { _, _, _ in
+                try await work()
+            }
         }
         // The failures are the test's own: they need not be logged as the bugs they would be.
         var quiet = Logger(label: "keyed-route")

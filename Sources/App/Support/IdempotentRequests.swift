@@ -30,11 +30,21 @@ struct IdempotentRequests: Sendable {
     /// How long a repeat waits for the first request's answer before it is told to try later.
     static let patience: Duration = .seconds(10)
 
+    /// Where a repeat is first told apart from a first request.
+    enum KeyLookup {
+        /// In the write's own transaction: `act` hands the key it is given to its store's write,
+        /// which claims it there (`KeyAlreadyUsed` for a repeat) before anything is decided, so a
+        /// keyed request costs no read before its write.
+        case inWrite
+        /// Before `act` runs, for work with no keyed store write to carry the key.
+        case before
+    }
+
     /// Runs `act` once per key and answers what `answering` makes of its result; a request without
-    /// the header simply runs it. `act` hands the key it is given to its store's write.
+    /// the header simply runs it.
     func handle<Answered: Sendable>(
         _ request: Request, context: ShopRequestContext,
-        answering answer: @escaping @Sendable (Answered) -> StoredAnswer,
+        answering answer: @escaping @Sendable (Answered) -> StoredAnswer, lookup: KeyLookup = .inWrite,
         _ act: (Request, ShopRequestContext, IdempotentWrite?) async throws -> Answered
     ) async throws -> Response {
         guard let key = request.headers[Self.header] else { return Response(answer(try await act(request, context, nil))) }
@@ -54,11 +64,12 @@ struct IdempotentRequests: Sendable {
                           language: context.language, giveUp: ContinuousClock.now + Self.patience)
         try await inFlight.take(asked.place, until: asked.giveUp)
         defer { inFlight.release(asked.place) }
+        if lookup == .before,
+           let earlier = try await earlier(try await store.find(scope: asked.scope, key: key, request: asked.request, at: now()),
+                                           asked) {
+            return earlier
+        }
         while true {
-            if let earlier = try await earlier(try await store.find(scope: asked.scope, key: key, request: asked.request, at: now()),
-                                               asked) {
-                return earlier
-            }
             let write = keyedWrite(asked, answering: answer)
             if let response = try await actOnce(write, asked, answer: answer, { try await act(request, context, write) }) {
                 return response
