@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Work waiting for one drainer at a time: whoever adds to an idle line must start draining it,
-/// and the drainer takes up to `maximum` at a time, oldest first, until the line is empty. Both
-/// batching writers (`Batcher`, `SQLiteGroupCommitWriter`) queue their writes here.
+/// and the drainer takes up to `maximum` at a time, oldest first, until the line is empty. The
+/// batching writers (`Batcher`, `SQLiteGroupCommitWriter`, `SQLiteBatchedWrites`) queue their writes here.
 final class WaitingLine<Element: Sendable>: Sendable {
     private struct State {
         var waiting: [Element] = []
@@ -23,6 +23,17 @@ final class WaitingLine<Element: Sendable>: Sendable {
             state.waiting.append(element)
             defer { state.isDraining = true }
             return !state.isDraining
+        }
+    }
+
+    /// The next batch, for a drainer that takes one batch at a time: the line is idle again
+    /// unless `more` waited, and then the caller must start draining again.
+    func take() -> (batch: [Element], more: Bool) {
+        state.withLock { state in
+            let batch = Array(state.waiting.prefix(maximum))
+            state.waiting.removeFirst(batch.count)
+            state.isDraining = !state.waiting.isEmpty
+            return (batch, state.isDraining)
         }
     }
 

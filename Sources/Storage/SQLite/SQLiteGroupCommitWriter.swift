@@ -8,7 +8,7 @@ internal import GRDB
 /// with `synchronous=FULL` means after the data is on disk: one fsync pays for the whole group.
 final class SQLiteGroupCommitWriter: Sendable {
     /// A write waiting for its turn.
-    private struct Job: Sendable {
+    struct Job: Sendable {
         /// Runs the write in its savepoint and returns how to answer once the commit is known;
         /// throws only when the savepoint could not be undone, and the group must roll back.
         let attempt: @Sendable (Database) throws -> Answer
@@ -16,9 +16,8 @@ final class SQLiteGroupCommitWriter: Sendable {
         let fail: @Sendable (any Error) -> Void
     }
 
-    private struct Answer: Sendable {
-        let resume: @Sendable () -> Void
-    }
+    /// Answers a write once its group committed.
+    typealias Answer = @Sendable () -> Void
 
     private let pool: DatabasePool
     private let file: SQLiteDatabaseFile
@@ -38,22 +37,31 @@ final class SQLiteGroupCommitWriter: Sendable {
     /// A throwing `body` changes nothing and its error is returned once the group is done.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job = Job(
+            enqueue(Job(
                 attempt: { db in
-                    do {
-                        let result = try Self.inSavepoint(db) { try body(db) }
-                        return Answer { continuation.resume(returning: result) }
-                    } catch let failure as SavepointFailure {
-                        throw failure.groupError
-                    } catch {
-                        let reported = Self.reported(error)
-                        return Answer { continuation.resume(throwing: reported) }
-                    }
+                    let result = try Self.attempt(db) { try body(db) }
+                    return { continuation.resume(with: result) }
                 },
-                fail: { continuation.resume(throwing: Self.reported($0)) })
-            if line.add(job) {
-                committer.async { self.drain() }
-            }
+                fail: { continuation.resume(throwing: Self.reported($0)) }))
+        }
+    }
+
+    /// Adds `job` to the next group, and starts committing when no group is being committed.
+    func enqueue(_ job: Job) {
+        if line.add(job) {
+            committer.async { self.drain() }
+        }
+    }
+
+    /// Runs `body` in its savepoint: its result, kept, or its error, the savepoint undone. Throws
+    /// only when the savepoint could not be undone, and the whole group must roll back.
+    static func attempt<T>(_ db: Database, _ body: () throws -> T) throws -> Result<T, any Error> {
+        do {
+            return .success(try inSavepoint(db, body))
+        } catch let failure as SavepointFailure {
+            throw failure.groupError
+        } catch {
+            return .failure(reported(error))
         }
     }
 
@@ -92,7 +100,7 @@ final class SQLiteGroupCommitWriter: Sendable {
     }
 
     /// A full disk is a storage error the API can name (503 `storage_full`); others pass as they are.
-    private static func reported(_ error: any Error) -> any Error {
+    static func reported(_ error: any Error) -> any Error {
         if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL { return StorageError.full }
         return error
     }
@@ -111,7 +119,7 @@ final class SQLiteGroupCommitWriter: Sendable {
                     }
                     return answers
                 }
-                for answer in answers { answer.resume() }
+                for answer in answers { answer() }
             } catch {
                 for job in group { job.fail(error) }
             }

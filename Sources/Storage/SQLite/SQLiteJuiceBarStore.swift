@@ -8,20 +8,18 @@ import JuiceBar
 public struct SQLiteJuiceBarStore: JuiceBarStore {
     private let database: SQLiteDatabase
     private let now: @Sendable () -> Date
-    private let batcher: Batcher<PendingWrite<StockWrite>, StockCommit>
+    private let batches: SQLiteBatchedWrites<StockWrite, StockCommit>
 
     /// Orders are numbered by the shop's time zone as stored, read in the same write, so a change
     /// made by another process is followed from the next batch on.
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
-        batcher = Batcher { batch in
-            try await database.writer.write { db in
-                let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
-                let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
-                let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs))
-                return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(decided.plans, in: db))), in: db)
-            }.committed()
+        batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
+            let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
+            let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
+            let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs))
+            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(decided.plans, in: db))), in: db)
         }
     }
 
@@ -35,7 +33,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 
     public func commit(_ write: StockWrite, actor: String, key: IdempotentWrite?) async throws -> StockCommit {
         try write.validate()
-        return try await batcher.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now(), key: key))
+        return try await batches.submit(PendingWrite<StockWrite>(write: write, actor: actor, time: now(), key: key))
     }
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {

@@ -11,24 +11,22 @@ public struct SQLiteVendingStore: VendingStore {
     /// The products' definitions, read once: they are fixed by the migrations, and decoding them
     /// on every purchase would cost more than the purchase.
     private let catalog: ProductCache
-    private let batcher: Batcher<PendingWrite<VendingWrite>, VendingCommit>
+    private let batches: SQLiteBatchedWrites<VendingWrite, VendingCommit>
 
     public init(database: SQLiteDatabase) {
         self.database = database
         let catalog = ProductCache()
         self.catalog = catalog
-        batcher = Batcher { batch in
-            try await database.writer.write { db in
-                let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
-                var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
-                for segment in claimed.acting.segments {
-                    let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
-                    decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
-                }
-                let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
-                let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
-                return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db)
-            }.committed()
+        batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
+            let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
+            var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
+            for segment in claimed.acting.segments {
+                let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
+                decided.append((segmentDecided, try Self.store(segmentDecided.plans, in: db)))
+            }
+            let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
+            let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
+            return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db)
         }
     }
 
@@ -55,7 +53,7 @@ public struct SQLiteVendingStore: VendingStore {
     }
 
     public func commit(_ write: VendingWrite, actor: String, at now: Date, key: IdempotentWrite?) async throws -> VendingCommit {
-        try await batcher.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now, key: key))
+        try await batches.submit(PendingWrite<VendingWrite>(write: write, actor: actor, time: now, key: key))
     }
 
     public func history(limit: Int?) async throws -> [Sale] {
