@@ -25,6 +25,7 @@ import pty
 import re
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ ORDERS = 30
 KEYED_ORDERS = 20
 # One commit per keyed order, and a little room for the write-ahead log's checkpoints.
 KEYED_SYNCS_AT_MOST = 26
+GROUPED_ORDERS = 400
 CLI_ORDERS = 5
 SYNCS = {"fsync", "fdatasync"}
 WRITES = {"write", "writev", "sendmsg", "sendto"}  # answers to a socket, receipts to standard output
@@ -251,6 +253,36 @@ def test_a_keyed_order_costs_one_sync_with_its_key_and_answer(start_server, tmp_
     assert not [sync for sync in syncs(calls) if keyed[-1][0].began < sync.began and sync.ended < replayed[-1][0].began], (
         "a replay synced: it wrote something")
     print(f"{KEYED_ORDERS} keyed orders: {len(window)} syncs")
+
+
+def test_a_group_of_writes_touches_no_file_but_the_database_and_its_log(start_server, tmp_path):
+    """Keyed pickup orders from 32 clients at once, so that groups of many commit together: each write of a
+    group is a savepoint, and SQLite keeps the undo copy of the pages a savepoint changes in a temporary
+    file once it passes 64 KiB, a write to it for every two to the log (`PRAGMA temp_store = MEMORY` keeps
+    it in memory). Every file write the server makes is to the database, its log or its shared index."""
+    trace = tmp_path / "group.strace"
+    server = start_server(wrapper=strace_command(trace))
+    staff = ShopApi.signed_in_as_admin(server.url)
+    assert staff.put("/api/stock/banana", json={"count": 10000}).status_code == 200
+
+    def order(number: int) -> int:
+        return ShopApi(server.url).post("/api/orders", json={"juice": "bananaJuice", "pickup": True},
+                                        headers={"Idempotency-Key": f"group-{number}"}).status_code
+
+    with ThreadPoolExecutor(max_workers=32) as clients:
+        statuses = list(clients.map(order, range(GROUPED_ORDERS)))
+    server.stop()
+
+    assert statuses == [201] * GROUPED_ORDERS
+    calls = read_strace(trace)
+    # From the stock edit's answer on: a new shop's schema is written before the log is turned on.
+    since = http_answers(calls)[0][0].began
+    files = {(_DESCRIPTOR.match(call.args).group("path") or "?")
+             for call in calls if call.name in FILE_WRITES and call.began > since}
+    database = Path(server.database)
+    shop_files = {str(database), f"{database}-wal", f"{database}-shm"}
+    assert files - shop_files == set(), f"file writes besides the database's own files: {files - shop_files} ({trace})"
+    assert f"{database}-wal" in files, f"no write to the log in the trace ({trace})"
 
 
 # --- the CLI ---------------------------------------------------------------------------------------
