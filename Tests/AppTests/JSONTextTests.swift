@@ -24,7 +24,7 @@ import VendingMachine
 
     @Test(arguments: answers)
     func theHandWrittenAnswerIsWhatTheEncoderWrites(answer: OrderAnswer) throws {
-        let written = Data(buffer: answer.json)
+        let written = Data(answer.json)
         let encoded = try apiEncoder.encode(answer)
         let parsedWritten = try JSONSerialization.jsonObject(with: written) as? NSDictionary
         let parsedEncoded = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
@@ -53,8 +53,8 @@ import VendingMachine
         try expectSameJSON(PurchaseAnswer.json(receipt), apiEncoder.encode(PurchaseAnswer(receipt)))
     }
 
-    private func expectSameJSON(_ written: ByteBuffer, _ encoded: Data) throws {
-        let written = Data(buffer: written)
+    private func expectSameJSON(_ written: [UInt8], _ encoded: Data) throws {
+        let written = Data(written)
         let parsedWritten = try JSONSerialization.jsonObject(with: written) as? NSDictionary
         let parsedEncoded = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
         #expect(parsedWritten != nil && parsedWritten == parsedEncoded,
@@ -72,7 +72,7 @@ import VendingMachine
             let date = Date(timeIntervalSince1970: moment)
             var text = JSONText()
             text.date(date)
-            let written = String(buffer: text.buffer)
+            let written = String(decoding: text.bytes, as: UTF8.self)
             let encoded = String(decoding: try apiEncoder.encode([date]), as: UTF8.self).dropFirst().dropLast()
             #expect(written == encoded, "\(moment)")
         }

@@ -32,7 +32,7 @@ public struct OrderAnswer: Encodable, Sendable {
     public let version: Int64
 
     /// What `apiEncoder` would write, written directly (see `JSONText`).
-    public var json: ByteBuffer {
+    public var json: [UInt8] {
         var text = JSONText()
         text.beginObject()
         text.key("order")
@@ -56,7 +56,7 @@ public struct OrderAnswer: Encodable, Sendable {
         text.endObject()
         text.key("version"); text.integer(version)
         text.endObject()
-        return text.buffer
+        return text.bytes
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import JuiceBar
-import NIOCore
 import Storage
 import Synchronization
 import VendingMachine
@@ -53,10 +52,10 @@ public struct VendingAnswer: Encodable, Sendable {
     /// money insert and purchase answers with the whole machine, and encoding each product's
     /// descriptions anew was most of their CPU in `perf`. Each product's fixed fields are encoded
     /// once (`ProductJSON`); only the counts are written each time.
-    static func json(_ state: VendingState) -> ByteBuffer {
+    static func json(_ state: VendingState) -> [UInt8] {
         var text = JSONText()
         write(state, to: &text)
-        return text.buffer
+        return text.bytes
     }
 
     static func write(_ state: VendingState, to text: inout JSONText) {
@@ -136,7 +135,7 @@ public struct PurchaseAnswer: Encodable, Sendable {
     }
 
     /// The answer for `receipt` as `apiEncoder` writes it, written directly (see `VendingAnswer.json`).
-    static func json(_ receipt: PurchaseReceipt) -> ByteBuffer {
+    static func json(_ receipt: PurchaseReceipt) -> [UInt8] {
         let descriptions = ProductDescription.inEveryLanguage(receipt.product, item: receipt.item)
         var text = JSONText()
         text.beginObject()
@@ -162,7 +161,7 @@ public struct PurchaseAnswer: Encodable, Sendable {
         text.key("time"); text.date(receipt.sale.time)
         text.endObject()
         text.endObject()
-        return text.buffer
+        return text.bytes
     }
 }
 

@@ -192,8 +192,8 @@ extension StoredAnswer {
     }
 
     /// JSON already written (`JSONText`).
-    static func json(_ buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> StoredAnswer {
-        StoredAnswer(status: status.code, contentType: "application/json; charset=utf-8", body: Array(buffer.readableBytesView))
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> StoredAnswer {
+        StoredAnswer(status: status.code, contentType: "application/json; charset=utf-8", body: bytes)
     }
 }
 
