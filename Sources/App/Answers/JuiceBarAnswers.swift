@@ -1,6 +1,5 @@
 import Foundation
 import JuiceBar
-import NIOCore
 import Storage
 
 // The juice bar's answers, as the JSON API sends them and the CLI's `--json` prints them.
