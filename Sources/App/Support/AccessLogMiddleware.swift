@@ -13,11 +13,11 @@ struct AccessLogMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info("request", metadata: [
-            "client": "\(context.clientAddress)",
-            "method": "\(request.method)",
-            "path": "\(request.uri.path)",
-            "status": "\(response.status.code)",
-            "ms": "\((milliseconds * 100).rounded() / 100)",
+            "client": .string(context.clientAddress),
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .string(String(response.status.code)),
+            "ms": .string(String((milliseconds * 100).rounded() / 100)),
         ])
         return response
     }

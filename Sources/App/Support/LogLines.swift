@@ -26,17 +26,19 @@ public struct ShopLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The line is appended to piece by piece: an access line is written for every request, and
+    /// interpolating each field, then merging and sorting dictionaries of them, showed in `perf`.
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let more = event.metadata { merged.merge(more) { _, new in new } }
-        if let error = event.error { merged["error"] = "\(error)" }
+        var fields = event.metadata ?? [:]
+        for (key, value) in metadata where fields[key] == nil { fields[key] = value }
+        if let error = event.error { fields["error"] = .string("\(error)") }
         var line = output.timestamp()
         line.reserveCapacity(256)
-        line += " \(event.level) \(label):"
-        for key in merged.keys.sorted() {
-            line += " \(key)=\(merged[key]!)"
+        line += " "; line += event.level.rawValue; line += " "; line += label; line += ":"
+        for key in fields.keys.sorted() {
+            line += " "; line += key; line += "="; line += fields[key]!.description
         }
-        line += " [\(event.source)] \(event.message)\n"
+        line += " ["; line += event.source; line += "] "; line += event.message.description; line += "\n"
         output.append(line, promptly: event.level >= .notice)
     }
 }
