@@ -132,9 +132,8 @@ struct KakaoLogin: Sendable {
             do {
                 try await accounts.requireNotLockedOut(known)
             } catch let locked as APIError {
-                let language = Language(rawValue: pending.language) ?? context.language
-                return LoginPage(language: language, next: pending.next, message: Words.of(language).say(locked.message),
-                                 username: "", request: request, kakaoLogin: true).render(status: locked.status)
+                return loginPage(saying: { Words.of($0).say(locked.message) }, locked.status, request, context,
+                                 pending: pending)
             }
             account = known
         } else {
@@ -180,8 +179,14 @@ struct KakaoLogin: Sendable {
     func refusal(_ notice: AccountNotice, _ status: HTTPResponse.Status, _ request: Request, _ context: ShopRequestContext,
                  pending: PendingSignIn? = nil) -> Response {
         if pending?.linkingAccountID != nil { return HomePage.saying(notice) }
+        return loginPage(saying: { Words.of($0).account.notices[notice] }, status, request, context, pending: pending)
+    }
+
+    /// The sign-in page in the flow's language (the request's, when the flow is unknown) saying `message`.
+    func loginPage(saying message: (Language) -> String?, _ status: HTTPResponse.Status, _ request: Request,
+                   _ context: ShopRequestContext, pending: PendingSignIn?) -> Response {
         let language = pending.flatMap { Language(rawValue: $0.language) } ?? context.language
-        return LoginPage(language: language, next: pending?.next ?? "", message: Words.of(language).account.notices[notice],
+        return LoginPage(language: language, next: pending?.next ?? "", message: message(language),
                          username: "", request: request, kakaoLogin: true).render(status: status)
     }
 
