@@ -82,6 +82,18 @@ import Testing
         }
     }
 
+    @Test func aHeadRequestLeavesTheStateForTheBrowsersReturn() async throws {
+        try await KakaoShop.run { kakao in
+            let flow = try await kakao.start()
+            try await kakao.answer(flow)
+            let head = try await kakao.client.execute(uri: "/login/kakao/callback?code=code-1&state=\(flow.state)",
+                                                      method: .head, headers: [.cookie: flow.binding]) { $0 }
+            #expect(head.status == .ok)
+            #expect(try await kakao.callback(flow, browser: flow.binding).session != nil)
+            #expect(kakao.provider.read { $0.tokenRequests.count } == 1)
+        }
+    }
+
     @Test func aStateExpiresAfterTenMinutes() async throws {
         try await KakaoShop.run { kakao in
             let late = try await kakao.start()

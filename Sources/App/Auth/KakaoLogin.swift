@@ -90,6 +90,11 @@ struct KakaoLogin: Sendable {
 
     /// The provider's answer: `?code=&state=`, or `?error=access_denied&state=` when the member said no.
     @Sendable func callback(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        // The router answers HEAD with the GET route: a HEAD (a link checker's) must not use up
+        // the state the browser's GET comes back with.
+        guard request.method != .head else {
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"])
+        }
         let query = request.uri.queryParameters
         guard let state = query["state"].map(String.init), !state.isEmpty else {
             // A provider may leave the state off a refusal; the flow then expires unused.
