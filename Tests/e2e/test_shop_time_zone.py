@@ -46,8 +46,10 @@ def zones_for_now(now: dt.datetime) -> tuple[str, str, str]:
     else:
         shop = next(etc_zone(offset) for offset in range(-12, 15)
                     if now.astimezone(ZoneInfo(etc_zone(offset))).hour == 0)
-    others = [zone for zone in ("UTC", "America/New_York", "Etc/GMT+12", "Pacific/Kiritimati")
-              if date_in(zone) != date_in(shop)]
+    # Named zones first, then every whole-hour zone: at some hours (07:00 UTC, the shop on Etc/GMT+7)
+    # only one of the named ones is on another date.
+    candidates = ["UTC", "America/New_York", "Etc/GMT+12", "Pacific/Kiritimati"] + [etc_zone(offset) for offset in range(-12, 15)]
+    others = list(dict.fromkeys(zone for zone in candidates if date_in(zone) != date_in(shop)))
     assert len(others) >= 2, f"no two process zones on another date than {shop} at {now}"
     return shop, others[0], others[-1]
 
