@@ -104,14 +104,17 @@ struct ProductJSON: Sendable {
 
     /// Encodes the product with two marker counts no product has, and cuts the text at them.
     private init(_ product: VendingMachine.Product) {
-        let expiredMarker = "\"expired\":-7000000000000000001", stockMarker = "\"stock\":-7000000000000000002"
-        let whole = String(decoding: apiJSON(VendingAnswer.product(product, stock: -7_000_000_000_000_000_002,
-                                                                   expired: -7_000_000_000_000_000_001)), as: UTF8.self)
-        let expired = whole.range(of: expiredMarker)!, stock = whole.range(of: stockMarker)!
-        let colon = "\"expired\":".count, stockColon = "\"stock\":".count
-        untilExpired = String(whole[whole.index(after: whole.startIndex)..<whole.index(expired.lowerBound, offsetBy: colon)])
-        untilStock = String(whole[expired.upperBound..<whole.index(stock.lowerBound, offsetBy: stockColon)])
-        rest = String(whole[stock.upperBound..<whole.index(before: whole.endIndex)])
+        let expiredMarker = -7_000_000_000_000_000_001, stockMarker = -7_000_000_000_000_000_002
+        let whole = String(decoding: apiJSON(VendingAnswer.product(product, stock: stockMarker, expired: expiredMarker)),
+                           as: UTF8.self)
+        // Each count's digits, without its key (`"expired":`), which stays with the text before.
+        let expired = whole.range(of: "\"expired\":\(expiredMarker)")!.upperBound
+        let expiredDigits = whole.index(expired, offsetBy: -String(expiredMarker).count)
+        let stock = whole.range(of: "\"stock\":\(stockMarker)")!.upperBound
+        let stockDigits = whole.index(stock, offsetBy: -String(stockMarker).count)
+        untilExpired = String(whole[whole.index(after: whole.startIndex)..<expiredDigits])
+        untilStock = String(whole[expired..<stockDigits])
+        rest = String(whole[stock..<whole.index(before: whole.endIndex)])
     }
 }
 
