@@ -45,12 +45,12 @@ FILE_WRITES = {"pwrite64", "pwritev", "pwritev2"}  # how SQLite writes its files
 TRACED_CALLS = ",".join(sorted(SYNCS | WRITES | FILE_WRITES))
 
 
-def strace_command(trace: Path) -> tuple[str, ...]:
+def strace_command(trace: Path, calls: str = TRACED_CALLS) -> tuple[str, ...]:
     """strace following every thread and child, with wall-clock times and the path of each file descriptor
     (-y), into `trace`."""
     if shutil.which("strace") is None:
         pytest.fail("strace is not installed (scripts/install-test-tools installs it)", pytrace=False)
-    return ("strace", "-f", "-tt", "-y", "-e", f"trace={TRACED_CALLS}", "-s", "64", "-o", str(trace), "--")
+    return ("strace", "-f", "-tt", "-y", "-e", f"trace={calls}", "-s", "64", "-o", str(trace), "--")
 
 
 # --- reading strace's output -------------------------------------------------------------------
@@ -259,9 +259,11 @@ def test_a_group_of_writes_touches_no_file_but_the_database_and_its_log(start_se
     """Keyed pickup orders from 32 clients at once, so that groups of many commit together: each write of a
     group is a savepoint, and SQLite keeps the undo copy of the pages a savepoint changes in a temporary
     file once it passes 64 KiB, a write to it for every two to the log (`PRAGMA temp_store = MEMORY` keeps
-    it in memory). Every file write the server makes is to the database, its log or its shared index."""
+    it in memory). Every file write the server makes is to the database, its log or its shared index.
+    And the memory a group frees is kept for the next (`FreedMemory`): glibc's default gave a thread heap's
+    free top back to the kernel with madvise past 128 KiB, and the next group faulted it in again."""
     trace = tmp_path / "group.strace"
-    server = start_server(wrapper=strace_command(trace))
+    server = start_server(wrapper=strace_command(trace, calls=f"{TRACED_CALLS},madvise"))
     staff = ShopApi.signed_in_as_admin(server.url)
     assert staff.put("/api/stock/banana", json={"count": 10000}).status_code == 200
 
@@ -283,6 +285,8 @@ def test_a_group_of_writes_touches_no_file_but_the_database_and_its_log(start_se
     shop_files = {str(database), f"{database}-wal", f"{database}-shm"}
     assert files - shop_files == set(), f"file writes besides the database's own files: {files - shop_files} ({trace})"
     assert f"{database}-wal" in files, f"no write to the log in the trace ({trace})"
+    given_back = [call for call in calls if call.name == "madvise" and call.began > since]
+    assert len(given_back) < GROUPED_ORDERS // 20, f"{len(given_back)} madvise calls for {GROUPED_ORDERS} orders ({trace})"
 
 
 # --- the CLI ---------------------------------------------------------------------------------------
