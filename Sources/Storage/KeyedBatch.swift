@@ -5,9 +5,9 @@ import Foundation
 /// nothing. The same on every engine; the engine claims `keys` and keeps the answers.
 struct ClaimedBatch<Write: Sendable> {
     /// The writes that act, in order.
-    let acting: [PendingWrite<Write>]
+    private(set) var acting: [PendingWrite<Write>]
     /// Per write of the batch, in order: nil when it acts, else what its key met.
-    private let lost: [IdempotencyClaim?]
+    private var lost: [IdempotencyClaim?]
 
     /// The keys `batch` carries, each once, in one order for every transaction (so two batches
     /// claiming the same keys on PostgreSQL take them in the same order and cannot deadlock).
@@ -26,6 +26,13 @@ struct ClaimedBatch<Write: Sendable> {
             return claimed.insert(place).inserted ? nil : .pending
         }
         acting = zip(batch, lost).filter { $0.1 == nil }.map(\.0)
+    }
+
+    /// Adds writes that carry no key, and so act, at the batch's end.
+    mutating func add(unkeyed writes: [PendingWrite<Write>]) {
+        precondition(writes.allSatisfy { $0.key == nil }, "a key is claimed before the batch is decided")
+        acting += writes
+        lost += writes.map { _ in nil }
     }
 
     /// Every write's result in the batch's order, given the acting writes' results, with the

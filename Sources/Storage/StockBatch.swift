@@ -65,4 +65,10 @@ struct BookNeeds {
             return calendar.dayText(of: pending.time)
         })
     }
+
+    /// Whether a book read for these needs holds all `write` needs.
+    func covers(_ write: PendingWrite<StockWrite>) -> Bool {
+        let own = BookNeeds([write], calendar: calendar)
+        return own.days.isSubset(of: days) && own.orders.isSubset(of: orders)
+    }
 }

@@ -37,6 +37,16 @@ final class WaitingLine<Element: Sendable>: Sendable {
         }
     }
 
+    /// For the drainer of a batch still open: up to `room` more, oldest first, each that `fits`,
+    /// stopping at the first that does not (so none overtakes one waiting before it).
+    func takeMore(upTo room: Int, while fits: (Element) -> Bool) -> [Element] {
+        state.withLock { state in
+            let more = Array(state.waiting.prefix(room).prefix(while: fits))
+            state.waiting.removeFirst(more.count)
+            return more
+        }
+    }
+
     /// The next batch; nil when nothing waits, and then the line is idle again.
     func next() -> [Element]? {
         state.withLock { state in

@@ -26,6 +26,32 @@ struct PostgresWriteLockTests {
         #expect(try await shop.juiceBar.orders(limit: nil).isEmpty)
     }
 
+    /// Orders that come while this server's batch waits for the lock join that batch once it
+    /// holds the lock: one hold and one commit serve them all, so they share the stock version
+    /// their batch left. Left for the next batch, they would each wait for a hold of their own.
+    @Test func ordersThatComeWhileABatchWaitsForTheLockJoinIt() async throws {
+        let shop = try await TestShop(.postgres)
+        try await withConnection(to: shop) { other in
+            try await other.run("BEGIN")
+            try await other.run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.Part.fruitStock.rawValue))")
+            let first = Task { try await shop.juiceBar.order("bananaJuice", actor: "test") }
+            try await waitUntilSomeoneWaitsForALock(other)
+            // Each starts at once and is in the batcher's line when `immediate` returns.
+            let latecomers = (0..<3).map { _ in
+                Task.immediate { try await shop.juiceBar.order("pineappleJuice", actor: "test") }
+            }
+            try await other.run("COMMIT")
+            let batch = try await first.value.stock.version
+            for latecomer in latecomers {
+                #expect(try await latecomer.value.stock.version == batch)
+            }
+        }
+        let stock = try await shop.juiceBar.stock()
+        #expect(stock.stock["banana"] == 8)
+        #expect(stock.stock["pineapple"] == 4)
+        #expect(try await shop.juiceBar.orders(limit: nil).count == 4)
+    }
+
     /// A lock held past `lockTimeout` (an instance stuck mid-transaction) makes writes busy, not stuck.
     @Test func aWriteThatCannotGetTheLockInTimeIsBusy() async throws {
         let shop = try await TestShop(.postgres)

@@ -20,14 +20,14 @@ public struct PostgresVendingStore: VendingStore {
         self.catalog = catalog
         batcher = Batcher { batch in
             try await database.write(.vendingMachine) { connection, lock in
-                let claimed = try await PostgresIdempotencyStore.claim(batch, in: connection)
+                let claimed = try await PostgresIdempotencyStore.claim(batch.requests, in: connection)
                 var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
                 for segment in claimed.acting.segments {
                     let segmentDecided = DecidedVendingBatch(
                         segment, on: try await Self.fetchBook(connection, lock, catalog, for: segment))
                     decided.append((segmentDecided, try await Self.store(segmentDecided.plans, in: connection)))
                 }
-                let state = try await Self.fetchState(connection, catalog, at: batch.last!.time)
+                let state = try await Self.fetchState(connection, catalog, at: batch.requests.last!.time)
                 let changed = decided.contains { $0.0.plans.contains(where: \.changesMachine) }
                 let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
                 let finished = try await PostgresIdempotencyStore.keep(claimed.finish(acted), in: connection)
