@@ -97,6 +97,32 @@ import VendingMachine
         #expect(try await store.ledger(limit: 1).first?.cause == .cancel, "the copied ledger takes cancels")
     }
 
+    /// Orders and ledger lines take the id after the largest, not AUTOINCREMENT's counter, which an
+    /// order rewrote once per insert: a shop made before keeps its ids, and the next follow them.
+    @Test func ordersAndLedgerLinesKeepTheirIdsAndNoLongerWriteACounter() async throws {
+        let old = try DatabasePool(path: path)
+        try SQLiteSchema.migrator.migrate(old, upTo: "accounts.v3.identities")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
+                    VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'pickedUp', 1795000000, 0);
+                INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                    VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old');
+                """)
+        }
+        try old.close()
+        let database = try SQLiteDatabase(path: path)
+        let store = SQLiteJuiceBarStore(database: database)
+        #expect(try await store.order(id: 41)?.actor == "old")
+        let receipt = try await store.order("kiwiJuice", actor: "new")
+        #expect(receipt.order.id == 42)
+        #expect(try await store.ledger(limit: 1).map(\.id) == [91])
+        let counters = try await database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_sequence WHERE name IN ('juiceOrder', 'stockLedger')")
+        }
+        #expect(counters.isEmpty, "\(counters)")
+    }
+
     @Test func aFullDiskIsStorageFullAndLeavesNothingPartial() async throws {
         let database = try SQLiteDatabase(path: path)
         let store = SQLiteJuiceBarStore(database: database)

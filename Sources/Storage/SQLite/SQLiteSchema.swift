@@ -23,6 +23,7 @@ enum SQLiteSchema {
         ("days.v1", dayReports),
         ("shopSetting.v1", shopSettings),
         ("accounts.v3.identities", identities),
+        ("juiceBar.v5.plainRowIDs", plainRowIDs),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -366,6 +367,60 @@ enum SQLiteSchema {
                 expires DATETIME NOT NULL
             );
             CREATE INDEX pendingSignIn_expires ON pendingSignIn(expires);
+            """)
+    }
+
+    /// Orders and ledger lines take the id after the largest, as any rowid table does, instead of
+    /// AUTOINCREMENT's counter: neither table ever loses a row (a cancel is a status and a ledger
+    /// line of its own), so no id is given twice all the same, and an order no longer rewrites the
+    /// counters' row in `sqlite_sequence` once per insert (three times for a two-fruit juice).
+    /// Copied into tables without it, ids and all, as `queue` did (foreign keys off, checked after).
+    private static func plainRowIDs(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE juiceOrderWithPlainIDs (
+                id INTEGER PRIMARY KEY,
+                juiceId TEXT NOT NULL REFERENCES juice(id),
+                time DATETIME NOT NULL,
+                actor TEXT NOT NULL,
+                accountId INTEGER REFERENCES account(id),
+                number INTEGER NOT NULL DEFAULT 0,
+                day TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL DEFAULT 'pickedUp'
+                    CHECK (status IN ('received', 'making', 'ready', 'pickedUp', 'cancelled')),
+                statusTime REAL NOT NULL DEFAULT 0,
+                readyTime REAL,
+                pickup INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO juiceOrderWithPlainIDs
+                (id, juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)
+                SELECT id, juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup
+                FROM juiceOrder;
+            DROP TABLE juiceOrder;
+            ALTER TABLE juiceOrderWithPlainIDs RENAME TO juiceOrder;
+            CREATE INDEX juiceOrder_accountId ON juiceOrder(accountId);
+            CREATE UNIQUE INDEX juiceOrder_dayNumber ON juiceOrder(day, number);
+            CREATE INDEX juiceOrder_active ON juiceOrder(id) WHERE status IN \(OrderStatus.activeSQL);
+            CREATE INDEX juiceOrder_pickupReady ON juiceOrder(readyTime) WHERE pickup AND readyTime IS NOT NULL;
+
+            CREATE TABLE stockLedgerWithPlainIDs (
+                id INTEGER PRIMARY KEY,
+                time DATETIME NOT NULL,
+                fruitId TEXT NOT NULL REFERENCES fruit(id),
+                delta INTEGER NOT NULL,
+                countAfter INTEGER NOT NULL,
+                cause TEXT NOT NULL CHECK (cause IN ('order', 'edit', 'delivery', 'cancel')),
+                juiceId TEXT REFERENCES juice(id),
+                orderId INTEGER REFERENCES juiceOrder(id),
+                actor TEXT NOT NULL
+            );
+            INSERT INTO stockLedgerWithPlainIDs (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                SELECT id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor FROM stockLedger;
+            DROP TABLE stockLedger;
+            ALTER TABLE stockLedgerWithPlainIDs RENAME TO stockLedger;
+            CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
+            CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
+
+            DELETE FROM sqlite_sequence WHERE name IN ('juiceOrder', 'stockLedger');
             """)
     }
 }
