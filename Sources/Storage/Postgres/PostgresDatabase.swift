@@ -36,7 +36,8 @@ final class PostgresDatabase: Sendable {
         logger.logLevel = .error
         self.logger = logger
         try await Self.checkConnection(to: location, logger: logger)
-        client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+        client = PostgresClient(configuration: location.clientConfiguration, eventLoopGroup: BatchThread.group,
+                                backgroundLogger: logger)
         running = Task { [client] in await client.run() }
         do {
             try await requireSynchronousCommit()
