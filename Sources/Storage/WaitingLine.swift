@@ -7,6 +7,13 @@ final class WaitingLine<Element: Sendable>: Sendable {
     private struct State {
         var waiting: [Element] = []
         var isDraining = false
+
+        /// Takes the oldest `count` waiting (fewer when fewer wait).
+        mutating func takeOldest(_ count: Int) -> [Element] {
+            let taken = Array(waiting.prefix(count))
+            waiting.removeFirst(taken.count)
+            return taken
+        }
     }
 
     private let state = Mutex(State())
@@ -30,8 +37,7 @@ final class WaitingLine<Element: Sendable>: Sendable {
     /// unless `more` waited, and then the caller must start draining again.
     func take() -> (batch: [Element], more: Bool) {
         state.withLock { state in
-            let batch = Array(state.waiting.prefix(maximum))
-            state.waiting.removeFirst(batch.count)
+            let batch = state.takeOldest(maximum)
             state.isDraining = !state.waiting.isEmpty
             return (batch, state.isDraining)
         }
@@ -41,9 +47,7 @@ final class WaitingLine<Element: Sendable>: Sendable {
     /// stopping at the first that does not (so none overtakes one waiting before it).
     func takeMore(upTo room: Int, while fits: (Element) -> Bool) -> [Element] {
         state.withLock { state in
-            let more = Array(state.waiting.prefix(room).prefix(while: fits))
-            state.waiting.removeFirst(more.count)
-            return more
+            state.takeOldest(state.waiting.prefix(room).prefix(while: fits).count)
         }
     }
 
@@ -54,9 +58,7 @@ final class WaitingLine<Element: Sendable>: Sendable {
                 state.isDraining = false
                 return nil
             }
-            let batch = Array(state.waiting.prefix(maximum))
-            state.waiting.removeFirst(batch.count)
-            return batch
+            return state.takeOldest(maximum)
         }
     }
 }
