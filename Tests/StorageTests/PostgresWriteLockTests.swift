@@ -52,6 +52,16 @@ struct PostgresWriteLockTests {
         #expect(try await shop.juiceBar.orders(limit: nil).count == 4)
     }
 
+    /// The connections are served on the batch thread: a batch reads each answer on the thread
+    /// it resumes on, not behind the requests on the server's event loops.
+    @Test func theDatabasesConnectionsAreServedOnTheBatchThread() async throws {
+        let shop = try await TestShop(.postgres)
+        let database = try await PostgresDatabase(try #require(try PostgresLocation(shop.location)))
+        let loop = try await database.client.withConnection { $0.eventLoop }
+        await database.close()
+        #expect(loop === BatchThread.group.next())
+    }
+
     /// A lock held past `lockTimeout` (an instance stuck mid-transaction) makes writes busy, not stuck.
     @Test func aWriteThatCannotGetTheLockInTimeIsBusy() async throws {
         let shop = try await TestShop(.postgres)
