@@ -143,7 +143,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     router.add(middleware: SecurityHeadersMiddleware(formTargets: shop.kakao?.formTargets ?? []))
     router.add(middleware: origin)
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: AccessLogMiddleware(lines: .standardError))
     // Before the error middleware, which writes its messages in the request's language.
     router.add(middleware: LanguageMiddleware())
     router.add(middleware: ErrorMiddleware(menu: { shop.juiceBar.menu }))
