@@ -142,7 +142,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     // Outermost, so errors, 404s, 405s, assets and redirects carry the headers too.
     router.add(middleware: SecurityHeadersMiddleware(formTargets: shop.kakao?.formTargets ?? []))
     router.add(middleware: origin)
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: AccessLogMiddleware(lines: .standardError))
     // Before the error middleware, which writes its messages in the request's language.
     router.add(middleware: LanguageMiddleware())

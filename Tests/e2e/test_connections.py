@@ -24,6 +24,7 @@ import time
 import pytest
 import requests
 
+from test_durability import read_strace, socket_writes, strace_command
 from e2e_support import (LIVE_REQUEST, ensure_open_file_limit, metric_value, open_fd_count, open_raw_live_stream,
                          parse_http_answer, raw_exchange, read_answer_head, rss_kib, tcp_states_on_port, wait_for)
 
@@ -109,6 +110,32 @@ def test_the_server_listens_on_the_port_the_kernel_picked_and_says_which(server)
     assert server.port_file.read_text() == f"{server.port}\n"
     assert f"listening on http://127.0.0.1:{server.port}" in server.log_path.read_text(errors="replace")
     assert health_is_200(server)
+
+
+# --- one write an answer ---------------------------------------------------------------------------
+
+def test_an_answer_of_known_length_goes_out_in_one_write_and_is_counted(start_server, tmp_path):
+    """Four requests on one keep-alive connection, the server under strace: each answer (head and body)
+    is one system call on the connection, not a write for the head and another for the body. The
+    requests are still counted and timed under Hummingbird's metric names."""
+    trace = tmp_path / "answers.strace"
+    server = start_server(wrapper=strace_command(trace, calls="write,writev,sendmsg,sendto"))
+    session = requests.Session()
+    answers = [session.get(server.url + "/health"), session.get(server.url + "/api/stock"),
+               session.post(server.url + "/api/orders", json={"juice": "bananaJuice"}),
+               session.get(server.url + "/api/orders/nothing")]
+    assert [answer.status_code for answer in answers][:2] == [200, 200]
+    counted = metric_value(server.url, "hb_requests")
+    timed = metric_value(server.url, "http_server_request_duration_count")
+    session.close()
+    server.stop()
+
+    assert counted is not None and counted >= len(answers), f"hb_requests counted {counted}"
+    assert timed is not None and timed >= len(answers), f"http_server_request_duration_count is {timed}"
+    # The session's is the one connection with more than one answer (the others send Connection: close).
+    connection = max(socket_writes(read_strace(trace)).values(), key=len)
+    assert len(connection) == len(answers), f"{len(answers)} answers took these writes on their connection: {connection}"
+    assert all(data.startswith("HTTP/1.1 ") for data in connection), connection
 
 
 # --- the cap ----------------------------------------------------------------------------------------

@@ -125,6 +125,17 @@ def written(call: Syscall) -> tuple[int, str] | None:
     return (int(match.group("fd")), match.group("data")) if match else None
 
 
+def socket_writes(calls: list[Syscall]) -> dict[str, list[str]]:
+    """The start of each write to a socket, by the socket's inode (`-y`), not its number, which a closed
+    connection's successor reuses."""
+    writes: dict[str, list[str]] = {}
+    for call in calls:
+        match = _FIRST_BYTES.match(call.args) if call.name in WRITES else None
+        if match and (match.group("path") or "").startswith("socket:"):
+            writes.setdefault(match.group("path"), []).append(match.group("data"))
+    return writes
+
+
 def database_writes(calls: list[Syscall]) -> list[Syscall]:
     """Writes at an offset into a file, except SQLite's shared-memory index (`-shm`), which is not data:
     SQLite grows it with one-byte writes, some after a commit's sync."""
