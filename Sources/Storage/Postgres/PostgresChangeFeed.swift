@@ -4,8 +4,12 @@ import PostgresNIO
 struct PostgresChangeFeed: ChangeFeed {
     let database: PostgresDatabase
     static let probeInterval: Duration = .seconds(30)
-    /// The least time between two reads after notices: well under the second pages must follow.
-    static let refreshPause: Duration = .milliseconds(100)
+    /// The least time between two reads after notices, well under the second pages must follow:
+    /// a notice after a quiet spell is read at once, and under another server's stream of
+    /// commits one read of menu, stock and machine serves every notice of this long. At 100 ms,
+    /// following the others cost each of two or three servers capped at 20 % of a core 20–36 µs
+    /// an order (`scripts/bench-postgres --cpu-limit 20` against a build that did not listen).
+    static let refreshPause: Duration = .milliseconds(300)
 
     func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {
         // One pending call at most: notifications that arrive while `changed` runs fold into it.
