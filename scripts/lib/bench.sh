@@ -1,4 +1,4 @@
-# What the benchmark scripts share; sourced by scripts/bench, bench-ab, bench-live and bench-postgres.
+# What the benchmark scripts share; sourced by scripts/bench, bench-ab, bench-live, bench-postgres and profile.
 
 # Installs the Debian packages whose commands are missing.
 need_commands() {  # command:package...
@@ -23,6 +23,13 @@ port_from() {  # port-file
     for _ in $(seq 200); do [ -s "$1" ] && { cat "$1"; return; }; sleep 0.1; done
     echo "no port in $1: the server did not start" >&2
     return 1
+}
+
+# Every fruit of the default menu at its most (1,000,000), by the CLI: no measured order is refused
+# for stock.
+fill_fruit() {  # binary database
+    local fruit
+    for fruit in strawberry banana pineapple kiwi mango; do "$1" stock set "$fruit" 1000000 --database "$2" >/dev/null; done
 }
 
 # Processes' CPU time so far (user and system, /proc/<pid>/stat), summed, in clock ticks.
