@@ -174,7 +174,7 @@ struct OrderCommand: JuiceBarCommand {
             try await options.print(answer) { [said(answer.order, menu: try await store.menu())] }
         } catch let refusal as OutOfStock {
             let menu = try await store.menu()
-            if options.json { print(try refusalJSON(refusal, in: cliLanguage, menu: menu)) }
+            if options.json { print(refusalJSON(refusal, in: cliLanguage, menu: menu)) }
             throw fail(say(refusal, in: cliLanguage, menu: menu), code: 1)
         }
     }

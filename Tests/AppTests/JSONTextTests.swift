@@ -53,6 +53,22 @@ import VendingMachine
         try expectSameJSON(PurchaseAnswer.json(receipt), apiEncoder.encode(PurchaseAnswer(receipt)))
     }
 
+    /// Every refusal the API answers, in both languages, and details of each kind: numbers, a
+    /// list of objects, a quote to escape.
+    @Test(arguments: Language.allCases)
+    func theHandWrittenRefusalIsWhatTheEncoderWrites(language: Language) throws {
+        let refusals = WordsTests.refusals.map(\.error) + [
+            OutOfStock(juice: "mangoKiwiJuice", shortages: [Shortage(fruit: "mango", needed: 2, available: 1),
+                                                            Shortage(fruit: "kiwi", needed: 1, available: 0)]),
+            APIError.tooManyAttempts(retryAfter: 41.5),
+            JuiceBarError.unknownJuice("odd\"juice\\"),
+        ]
+        for refusal in refusals {
+            let error = APIError(refusal)
+            try expectSameJSON(error.json(in: language, menu: .seed), apiEncoder.encode(error.body(in: language, menu: .seed)))
+        }
+    }
+
     private func expectSameJSON(_ written: [UInt8], _ encoded: Data) throws {
         let written = Data(written)
         let parsedWritten = try JSONSerialization.jsonObject(with: written) as? NSDictionary

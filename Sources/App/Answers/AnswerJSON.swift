@@ -7,6 +7,6 @@ public func answerJSON(_ answer: some Encodable) throws -> String {
 }
 
 /// A refusal as the API answers it, `{error, message, …details}`, its message said in `language`.
-public func refusalJSON(_ refusal: any Error, in language: Language, menu: Menu) throws -> String {
-    try answerJSON(APIError(refusal).body(in: language, menu: menu))
+public func refusalJSON(_ refusal: any Error, in language: Language, menu: Menu) -> String {
+    String(decoding: APIError(refusal).json(in: language, menu: menu), as: UTF8.self)
 }

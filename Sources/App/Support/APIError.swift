@@ -69,6 +69,25 @@ public enum JSONValue: Encodable, Sendable, Hashable {
         case .object(let value): try container.encode(value)
         }
     }
+
+    /// The value as `apiEncoder` writes it: an object's keys sorted.
+    func write(to text: inout JSONText) {
+        switch self {
+        case .string(let value): text.string(value)
+        case .int(let value): text.integer(value)
+        case .array(let values):
+            text.beginArray()
+            for value in values { value.write(to: &text) }
+            text.endArray()
+        case .object(let members):
+            text.beginObject()
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                text.key(key)
+                value.write(to: &text)
+            }
+            text.endObject()
+        }
+    }
 }
 
 extension APIError {
@@ -176,8 +195,18 @@ extension APIError {
         return body
     }
 
+    /// `body` as `apiEncoder` would write it, written directly (see `JSONText`): a refused order
+    /// in a rush, once the fruit has run out, is answered as often as an order made.
+    func json(in language: Language, menu: Menu) -> [UInt8] {
+        var text = JSONText()
+        JSONValue.object(body(in: language, menu: menu)).write(to: &text)
+        return text.bytes
+    }
+
     func response(in language: Language, menu: Menu) -> Response {
-        var response = Response.json(body(in: language, menu: menu), status: status)
+        var response = Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: json(in: language, menu: menu))))
         response.headers.append(contentsOf: headers)
         return response
     }

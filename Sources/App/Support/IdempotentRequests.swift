@@ -144,7 +144,7 @@ struct IdempotentRequests: Sendable {
     static func refusal(_ error: any Error, in language: Language, menu: Menu) -> StoredAnswer? {
         let refusal = APIError(error)
         guard refusal.status.code < 500 else { return nil }
-        return StoredAnswer.json(refusal.body(in: language, menu: menu), status: refusal.status)
+        return StoredAnswer.json(refusal.json(in: language, menu: menu), status: refusal.status)
     }
 
     /// A key is 1 to 255 visible ASCII characters (a UUID, typically).
