@@ -204,9 +204,7 @@ extension APIError {
     }
 
     func response(in language: Language, menu: Menu) -> Response {
-        var response = Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: json(in: language, menu: menu))))
+        var response = Response(StoredAnswer.json(json(in: language, menu: menu), status: status))
         response.headers.append(contentsOf: headers)
         return response
     }
