@@ -17,8 +17,8 @@ extension Date {
 }
 
 extension OrderStatus {
-    /// The queue's statuses as an SQL list, `('received', 'making', 'ready')`. The queue's reads
-    /// and their partial indexes are written with it: a query uses such an index only when its
-    /// condition is the index's own.
+    /// The queue's statuses as an SQL list, `('received', 'making', 'ready')`. PostgreSQL's queue
+    /// reads and their partial index are written with it: a query uses such an index only when
+    /// its condition is the index's own. (SQLite's are written with `SQLiteJuiceBarStore.isActive`.)
     static let activeSQL = "(" + active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 }

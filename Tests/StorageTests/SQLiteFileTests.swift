@@ -57,14 +57,79 @@ import VendingMachine
     @Test func theQueuesReadsEachUseAnIndex() throws {
         let database = try SQLiteDatabase(path: path)
         let plans = try database.pool.read { db in
-            try [SQLiteJuiceBarStore.activeOrders, SQLiteJuiceBarStore.averageReady, SQLiteJuiceBarStore.lastNumber].map { sql in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: sql.contains("?") ? [1] : [])
+            try [SQLiteJuiceBarStore.activeOrders, SQLiteJuiceBarStore.averageReady, SQLiteJuiceBarStore.lastNumber,
+                 SQLiteJuiceBarStore.memberOrders].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: Self.ones(for: sql))
                     .map { $0["detail"] as String }.joined(separator: "; ")
             }
         }
         #expect(plans[0].contains("juiceOrder_active"), "\(plans[0])")
         #expect(plans[1].contains("juiceOrder_pickupReady"), "\(plans[1])")
         #expect(plans[2].contains("juiceOrder_dayNumber"), "\(plans[2])")
+        #expect(plans[3].contains("juiceOrder_accountId"), "\(plans[3])")
+    }
+
+    /// A 1 for each `?` of `sql`: a statement is explained only with all its arguments.
+    private static func ones(for sql: String) -> StatementArguments {
+        StatementArguments(Array(repeating: 1, count: sql.count { $0 == "?" }))
+    }
+
+    @Test func cancelledOrdersAreFoundThroughTheIndexOfCancelsAlone() throws {
+        let database = try SQLiteDatabase(path: path)
+        let plan = try database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteDayReportStore.cancelledAmong, arguments: ["[1]"])
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("stockLedger USING INDEX stockLedger_cancelledOrder"), "\(plan)")
+    }
+
+    /// SQLite checks `x IN (…)` of more than two constants through a temporary b-tree it builds
+    /// for every statement (`OpenEphemeral`); no table's CHECKs or partial indexes make a write
+    /// build one, nor does moving an order along the queue.
+    @Test func noWriteBuildsATemporaryBTreeToCheckItsRow() throws {
+        let database = try SQLiteDatabase(path: path)
+        let programs = try database.pool.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
+            let writes = tables.map { "INSERT INTO \($0) DEFAULT VALUES" }
+                + ["UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?"]
+            return try writes.map { sql in
+                (sql, try Row.fetchAll(db, sql: "EXPLAIN " + sql, arguments: Self.ones(for: sql)).map { $0["opcode"] as String })
+            }
+        }
+        #expect(programs.count > 20)
+        for (sql, opcodes) in programs {
+            #expect(!opcodes.contains("OpenEphemeral"), "\(sql)")
+        }
+    }
+
+    /// Copying the tables to check by equality keeps every row and id, and still refuses a
+    /// status, cause or kind that is none of the list.
+    @Test func tablesCopiedToCheckByEqualityKeepTheirRowsAndChecks() async throws {
+        let old = try DatabasePool(path: path)
+        try SQLiteSchema.migrator.migrate(old, upTo: "juiceBar.v5.plainRowIDs")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
+                    VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'cancelled', 1795000000, 1);
+                INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                    VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old'),
+                           (91, 1795000060, 'banana', 2, 10, 'cancel', 'bananaJuice', 41, 'old');
+                INSERT INTO vendingMoneyLedger (id, time, kind, amount, balanceAfter, actor)
+                    VALUES (7, 1795000000, 'insert', 1000, 1000, 'old');
+                """)
+        }
+        try old.close()
+        let database = try SQLiteDatabase(path: path)
+        #expect(try await SQLiteJuiceBarStore(database: database).order(id: 41)?.status == .cancelled)
+        #expect(try await SQLiteDayReportStore(database: database).ordersWithCancelLines(among: [41]) == [41])
+        try await database.pool.write { db in
+            #expect(try Int.fetchAll(db, sql: "SELECT id FROM stockLedger WHERE actor = 'old' ORDER BY id") == [90, 91])
+            #expect(try Int.fetchAll(db, sql: "SELECT id FROM vendingMoneyLedger WHERE actor = 'old'") == [7])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE juiceOrder SET status = 'lost' WHERE id = 41") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE stockLedger SET cause = 'gift' WHERE id = 90") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE vendingMoneyLedger SET kind = 'tip' WHERE id = 7") }
+            try db.execute(sql: "UPDATE juiceOrder SET status = 'ready' WHERE id = 41")
+        }
     }
 
     @Test func theCountsAtADaysCloseAreFoundThroughTheFruitIndexNotAScan() throws {

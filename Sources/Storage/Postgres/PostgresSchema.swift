@@ -48,6 +48,11 @@ enum PostgresSchema {
         ("book_time_zone.v9", { connection in
             try await connection.run(PostgresQuery(unsafeSQL: bookWithTimeZone))
         }),
+        // Two indexes hold only the rows their reads look for, as in SQLite: orders with a member
+        // (a member's orders) and cancels' ledger lines (the day report's cancelled orders).
+        ("partial_indexes.v10", { connection in
+            for statement in partialIndexes { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;
@@ -462,6 +467,13 @@ enum PostgresSchema {
         CREATE TRIGGER day_report_never_truncated BEFORE TRUNCATE ON day_report
             FOR EACH STATEMENT EXECUTE FUNCTION day_report_never_changes()
         """,
+    ]
+
+    private static let partialIndexes = [
+        "DROP INDEX juice_order_account_id",
+        "CREATE INDEX juice_order_account_id ON juice_order(account_id) WHERE account_id IS NOT NULL",
+        "DROP INDEX stock_ledger_order_id",
+        "CREATE INDEX stock_ledger_cancelled_order ON stock_ledger(order_id) WHERE cause = 'cancel'",
     ]
 
     /// Members' identities at outside providers (Kakao), the sign-ins on their way there, and

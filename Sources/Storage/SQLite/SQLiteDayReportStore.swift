@@ -47,11 +47,15 @@ public struct SQLiteDayReportStore: DayReportStore {
 
     public func ordersWithCancelLines(among orders: [Int64]) async throws -> Set<Int64> {
         try await database.pool.read { db in
-            Set(try Int64.fetchAll(db, sql: """
-                SELECT DISTINCT orderId FROM stockLedger WHERE cause = 'cancel' AND orderId IN (SELECT value FROM json_each(?))
-                """, arguments: [ReportChain.canonicalJSON(orders)]))
+            Set(try Int64.fetchAll(db, sql: Self.cancelledAmong, arguments: [ReportChain.canonicalJSON(orders)]))
         }
     }
+
+    /// Which of the orders a JSON list names have a cancel's ledger lines, through
+    /// `stockLedger_cancelledOrder`, which holds those lines alone.
+    static let cancelledAmong = """
+        SELECT DISTINCT orderId FROM stockLedger WHERE cause = 'cancel' AND orderId IN (SELECT value FROM json_each(?))
+        """
 
     public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
         try await database.pool.read { db in

@@ -24,6 +24,7 @@ enum SQLiteSchema {
         ("shopSetting.v1", shopSettings),
         ("accounts.v3.identities", identities),
         ("juiceBar.v5.plainRowIDs", plainRowIDs),
+        ("juiceBar.v6.checksWithoutLists", checksWithoutLists),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -422,5 +423,80 @@ enum SQLiteSchema {
 
             DELETE FROM sqlite_sequence WHERE name IN ('juiceOrder', 'stockLedger');
             """)
+    }
+
+    /// A status, cause or kind is checked as equalities joined by OR (`oneOf`), no longer as
+    /// `IN (…)`: SQLite checks a list of more than two constants through a temporary b-tree that
+    /// it builds anew for every statement, so each order built four (its row's CHECK, the queue
+    /// index's condition, its two ledger lines' CHECKs). And two indexes now hold only the rows
+    /// their reads look for: orders with a member (a member's orders), and cancels' ledger lines
+    /// (the day report's cancelled orders). An order made at the counter and its ledger lines no
+    /// longer enter them. SQLite cannot change a CHECK, so the tables are copied, as `plainRowIDs`
+    /// did (foreign keys off, checked after).
+    private static func checksWithoutLists(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE juiceOrderCheckedByEquality (
+                id INTEGER PRIMARY KEY,
+                juiceId TEXT NOT NULL REFERENCES juice(id),
+                time DATETIME NOT NULL,
+                actor TEXT NOT NULL,
+                accountId INTEGER REFERENCES account(id),
+                number INTEGER NOT NULL DEFAULT 0,
+                day TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL DEFAULT 'pickedUp'
+                    CHECK \(oneOf("status", ["received", "making", "ready", "pickedUp", "cancelled"])),
+                statusTime REAL NOT NULL DEFAULT 0,
+                readyTime REAL,
+                pickup INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO juiceOrderCheckedByEquality
+                (id, juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)
+                SELECT id, juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup
+                FROM juiceOrder;
+            DROP TABLE juiceOrder;
+            ALTER TABLE juiceOrderCheckedByEquality RENAME TO juiceOrder;
+            CREATE INDEX juiceOrder_accountId ON juiceOrder(accountId) WHERE accountId IS NOT NULL;
+            CREATE UNIQUE INDEX juiceOrder_dayNumber ON juiceOrder(day, number);
+            CREATE INDEX juiceOrder_active ON juiceOrder(id) WHERE \(SQLiteJuiceBarStore.isActive);
+            CREATE INDEX juiceOrder_pickupReady ON juiceOrder(readyTime) WHERE pickup AND readyTime IS NOT NULL;
+
+            CREATE TABLE stockLedgerCheckedByEquality (
+                id INTEGER PRIMARY KEY,
+                time DATETIME NOT NULL,
+                fruitId TEXT NOT NULL REFERENCES fruit(id),
+                delta INTEGER NOT NULL,
+                countAfter INTEGER NOT NULL,
+                cause TEXT NOT NULL CHECK \(oneOf("cause", ["order", "edit", "delivery", "cancel"])),
+                juiceId TEXT REFERENCES juice(id),
+                orderId INTEGER REFERENCES juiceOrder(id),
+                actor TEXT NOT NULL
+            );
+            INSERT INTO stockLedgerCheckedByEquality (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                SELECT id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor FROM stockLedger;
+            DROP TABLE stockLedger;
+            ALTER TABLE stockLedgerCheckedByEquality RENAME TO stockLedger;
+            CREATE INDEX stockLedger_cancelledOrder ON stockLedger(orderId) WHERE cause = 'cancel';
+            CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
+
+            CREATE TABLE vendingMoneyLedgerCheckedByEquality (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                time DATETIME NOT NULL,
+                kind TEXT NOT NULL CHECK \(oneOf("kind", ["insert", "spend", "return"])),
+                amount INTEGER NOT NULL,
+                balanceAfter INTEGER NOT NULL,
+                actor TEXT NOT NULL
+            );
+            INSERT INTO vendingMoneyLedgerCheckedByEquality (id, time, kind, amount, balanceAfter, actor)
+                SELECT id, time, kind, amount, balanceAfter, actor FROM vendingMoneyLedger;
+            DROP TABLE vendingMoneyLedger;
+            ALTER TABLE vendingMoneyLedgerCheckedByEquality RENAME TO vendingMoneyLedger;
+            """)
+    }
+
+    /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN
+    /// ('a', 'b', …)`, which SQLite checks through a temporary b-tree built for every statement
+    /// once the list has more than two constants (`checksWithoutLists`).
+    static func oneOf(_ column: String, _ values: [String]) -> String {
+        "(" + values.map { "\(column) = '\($0)'" }.joined(separator: " OR ") + ")"
     }
 }

@@ -19,7 +19,7 @@ public struct SQLiteShopSettingStore: ShopSettingStore {
         try await database.writer.write { db in
             let day = try Self.calendar(db).dayText(of: now)
             let queued = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM juiceOrder WHERE day = ? AND status IN \(OrderStatus.activeSQL)
+                SELECT COUNT(*) FROM juiceOrder WHERE day = ? AND \(SQLiteJuiceBarStore.isActive)
                 """, arguments: [day]) ?? 0
             if queued > 0 { throw ShopSettingError.ordersQueued(day: day, count: queued) }
             try db.execute(sql: "UPDATE shopSetting SET timeZone = ?", arguments: [ShopTimeZone.name(of: zone)])
