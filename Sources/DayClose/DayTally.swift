@@ -16,16 +16,23 @@ public struct DayTally: Sendable {
     /// after the close, so the only ones whose status the digest leaves out.
     private var openOrders: Set<Int64> = []
     private let openAtClose: Set<Int64>?
+    /// Each fruit's count and the machine's balance as the newest line added so far left them:
+    /// once the lines up to the close are added, the counts at the close.
+    private var counts: [String: Int]
+    private var balance: Int
     private var records = SHA256()
 
     /// Starts every juice, fruit and product named at zero, so a report lists them even on a
-    /// quiet day. `open` is a stored report's `open`, when verifying it; at the close, the
-    /// orders' statuses say which are open.
-    public init(juices: [String], fruits: [String], products: [String], open: [Int64]? = nil) {
+    /// quiet day, and the counts and balance where `previous` (the report before) closed them.
+    /// `open` is a stored report's `open`, when verifying it; at the close, the orders' statuses
+    /// say which are open.
+    public init(juices: [String], fruits: [String], products: [String], open: [Int64]? = nil, after previous: ZReport? = nil) {
         openAtClose = open.map(Set.init)
         for juice in juices { orders[juice] = JuiceTally() }
         for fruit in fruits { self.fruits[fruit] = 0 }
         for product in products { sales[product] = ProductTally() }
+        counts = previous?.counts ?? [:]
+        balance = previous?.money.balance ?? 0
     }
 
     /// A stock ledger line. A cancel's lines count its order as cancelled (once, however many
@@ -35,6 +42,7 @@ public struct DayTally: Sendable {
         case .order, .cancel: fruits[line.fruit.rawValue, default: 0] -= line.delta
         case .edit, .delivery: break
         }
+        counts[line.fruit.rawValue] = line.countAfter
         if line.cause == .cancel, let order = line.orderID, let juice = line.juice,
            cancelledOrders.insert(order).inserted {
             orders[juice.rawValue, default: JuiceTally()].cancelled += 1
@@ -61,6 +69,7 @@ public struct DayTally: Sendable {
         case .spend: money.spent += line.movement.amount
         case .return: money.returned += line.movement.amount
         }
+        balance = line.movement.balanceAfter
         record("money", line.id, line.time, line.movement.kind.rawValue, line.movement.amount, line.movement.balanceAfter,
                line.actor)
     }
@@ -72,7 +81,7 @@ public struct DayTally: Sendable {
     }
 
     /// The report of these records, with what is known of the day and the close.
-    public func report(_ header: ReportHeader, counts: [String: Int], balance: Int) -> ZReport {
+    public func report(_ header: ReportHeader) -> ZReport {
         var money = money
         money.balance = balance
         let totals = ReportTotals(

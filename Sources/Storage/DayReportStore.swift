@@ -24,8 +24,6 @@ public protocol DayReportStore: Sendable {
     func closingMarks() async throws -> RecordMarks
     /// Of `orders`, those with cancel lines in the stock ledger, however recent.
     func ordersWithCancelLines(among orders: [Int64]) async throws -> Set<Int64>
-    /// Each fruit's count, and the vending balance, as the records up to `marks` left them.
-    func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int)
     /// Adds `report`; throws `DayCloseError.alreadyClosed` when its day or number is taken.
     func append(_ report: SealedReport) async throws
 }

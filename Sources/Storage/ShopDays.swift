@@ -48,7 +48,7 @@ public struct ShopDays: Sendable {
             through: marks, previousHash: last?.hash ?? ReportChain.genesis)
         let menu = try await juiceBar.menu()
         let tally = DayTally(juices: menu.juices.map(\.id.rawValue), fruits: menu.fruits.map(\.id.rawValue),
-                             products: Catalog.products.map(\.id))
+                             products: Catalog.products.map(\.id), after: last?.report)
         let sealed = SealedReport(try await report(header, after: last?.report.through, from: tally))
         try await store.append(sealed)
         return sealed
@@ -78,7 +78,7 @@ public struct ShopDays: Sendable {
                   report.previousHash == (verified.last?.hash ?? ReportChain.genesis)
             else { throw broken(.chain) }
             let tally = DayTally(juices: Array(report.orders.keys), fruits: Array(report.fruits.keys),
-                                 products: Array(report.sales.keys), open: report.open)
+                                 products: Array(report.sales.keys), open: report.open, after: verified.last?.report)
             let recomputed = try await self.report(ReportHeader(of: report), after: verified.last?.report.through, from: tally)
             guard SealedReport(recomputed).body == stored.body else {
                 let storedParts = Self.parts(of: report)
@@ -104,8 +104,9 @@ public struct ShopDays: Sendable {
         return true
     }
 
-    /// Feeds `tally` the records `header` covers, page by page, and adds the counts at the close:
-    /// those committed after the report before (`previous`, its marks) and up to this one's.
+    /// Feeds `tally` the records `header` covers, page by page: those committed after the report
+    /// before (`previous`, its marks) and up to this one's. The tally carries the counts and the
+    /// balance from the report before through these lines to the close.
     private func report(_ header: ReportHeader, after previous: RecordMarks?, from tally: DayTally) async throws -> ZReport {
         var tally = tally
         let marks = header.through
@@ -116,9 +117,7 @@ public struct ShopDays: Sendable {
         try await window(\.orders).pages(juiceBar.orders(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.money).pages(vending.moneyLines(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.sales).pages(vending.sales(in:), id: \.id) { $0.forEach { tally.add($0) } }
-        let counts = try await store.counts(through: marks)
-        return tally.report(header, counts: Dictionary(uniqueKeysWithValues: counts.fruits.map { ($0.rawValue, $1) }),
-                            balance: counts.balance)
+        return tally.report(header)
     }
 
     /// A moment as a report writes it: ISO 8601 in the shop's time zone, to the second.

@@ -18,7 +18,7 @@ import VendingMachine
 
     @Test func aSealedReportIsItsOwnBodyHashedAndReadsBack() throws {
         let report = DayTally(juices: ["kiwiJuice"], fruits: ["kiwi"], products: [])
-            .report(Self.header, counts: ["kiwi": 3], balance: 0)
+            .report(Self.header)
         let sealed = SealedReport(report)
         #expect(sealed.hash == ReportChain.sha256(sealed.body))
         #expect(sealed.body.contains(#""previousHash":"\#(ReportChain.genesis)""#))
@@ -40,8 +40,9 @@ import VendingMachine
         Order(id: id, juice: JuiceID(juice), time: noon, actor: "staff", number: Int(id), day: "2026-11-25", status: status)
     }
 
-    func line(_ id: Int64, _ fruit: String, _ delta: Int, _ cause: StockChangeCause, order: Int64? = nil) -> LedgerEntry {
-        LedgerEntry(id: id, time: noon, fruit: FruitID(fruit), delta: delta, countAfter: 10, cause: cause,
+    func line(_ id: Int64, _ fruit: String, _ delta: Int, _ cause: StockChangeCause, order: Int64? = nil,
+              after count: Int = 10) -> LedgerEntry {
+        LedgerEntry(id: id, time: noon, fruit: FruitID(fruit), delta: delta, countAfter: count, cause: cause,
                     juice: order.map { _ in JuiceID("strawberryJuice") }, orderID: order, actor: "staff")
     }
 
@@ -65,7 +66,7 @@ import VendingMachine
         var tally = DayTally(juices: ["strawberryJuice", "kiwiJuice", "mangoJuice"], fruits: ["strawberry", "kiwi", "mango"],
                              products: ["cola", "cider"])
         aDay(&tally)
-        let report = tally.report(ReportChainTests.header, counts: ["kiwi": 17], balance: 0)
+        let report = tally.report(ReportChainTests.header)
         #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 1))
         #expect(report.orders["kiwiJuice"] == JuiceTally(made: 1, cancelled: 0))
         #expect(report.orders["mangoJuice"] == JuiceTally(), "a juice nobody ordered is listed at zero")
@@ -76,11 +77,37 @@ import VendingMachine
         #expect(report.open == [3], "the kiwi juice was still being made")
     }
 
+    /// The counts at the close are each fruit's newest line's, and the balance the newest money
+    /// line's; a fruit or a machine the day did not touch keeps what the report before closed with.
+    @Test func theCountsAtTheCloseCarryOnFromTheReportBeforeThroughTheDaysLines() {
+        var before = DayTally(juices: [], fruits: [], products: [])
+        before.add(line(1, "strawberry", 30, .delivery, after: 30))
+        before.add(line(2, "mango", 5, .delivery, after: 5))
+        before.add(MoneyLine(id: 1, time: noon, movement: MoneyMovement(kind: .insert, amount: 2000, balanceAfter: 2000), actor: "g"))
+        let previous = before.report(ReportChainTests.header)
+        #expect(previous.counts == ["strawberry": 30, "mango": 5])
+        #expect(previous.money.balance == 2000)
+
+        let quiet = DayTally(juices: [], fruits: [], products: [], after: previous)
+        #expect(quiet.report(ReportChainTests.header).counts == previous.counts)
+        #expect(quiet.report(ReportChainTests.header).money.balance == 2000)
+
+        var day = DayTally(juices: [], fruits: [], products: [], after: previous)
+        day.add(line(3, "strawberry", -16, .order, order: 1, after: 14))
+        day.add(line(4, "kiwi", 20, .delivery, after: 20))
+        day.add(line(5, "strawberry", -2, .edit, after: 12))
+        day.add(MoneyLine(id: 2, time: noon, movement: MoneyMovement(kind: .insert, amount: 1000, balanceAfter: 3000), actor: "g"))
+        day.add(MoneyLine(id: 3, time: noon, movement: MoneyMovement(kind: .spend, amount: 1200, balanceAfter: 1800), actor: "g"))
+        let report = day.report(ReportChainTests.header)
+        #expect(report.counts == ["strawberry": 12, "mango": 5, "kiwi": 20])
+        #expect(report.money.balance == 1800)
+    }
+
     @Test func anOrderIsCancelledByItsLedgerLinesNotByItsStatus() {
         var tally = DayTally(juices: [], fruits: [], products: [])
         tally.add(line(1, "strawberry", -16, .order, order: 1))
         tally.add(order(1, "strawberryJuice", status: .cancelled))
-        let report = tally.report(ReportChainTests.header, counts: [:], balance: 0)
+        let report = tally.report(ReportChainTests.header)
         #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 0),
                 "cancelled after the close: its cancel lines lie beyond the report")
     }
@@ -91,7 +118,7 @@ import VendingMachine
         tally.add(line(10, "strawberry", 16, .cancel, order: 1))
         tally.add(line(11, "strawberry", -16, .order, order: 12))
         tally.add(order(12, "strawberryJuice"))
-        let report = tally.report(ReportChainTests.header, counts: [:], balance: 0)
+        let report = tally.report(ReportChainTests.header)
         #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 1), "one cancel, however many lines")
         #expect(report.fruits["strawberry"] == -16, "fruit used is net of what came back")
     }
@@ -101,7 +128,7 @@ import VendingMachine
             var tally = DayTally(juices: ["strawberryJuice"], fruits: [], products: [], open: open)
             aDay(&tally, secondJuice: secondJuice)
             edit(&tally)
-            return tally.report(ReportChainTests.header, counts: [:], balance: 0)
+            return tally.report(ReportChainTests.header)
         }
         let closed = report()
         #expect(report() == closed)
@@ -115,7 +142,7 @@ import VendingMachine
             var tally = DayTally(juices: [], fruits: [], products: [], open: [3])
             tally.add(order(1, "strawberryJuice", status: firstStatus))
             tally.add(order(3, "kiwiJuice", status: thirdStatus))
-            return tally.report(ReportChainTests.header, counts: [:], balance: 0).records
+            return tally.report(ReportChainTests.header).records
         }
         #expect(records(thirdStatus: .making) == records(thirdStatus: .pickedUp))
         #expect(records(thirdStatus: .making) == records(thirdStatus: .cancelled))

@@ -132,17 +132,6 @@ import VendingMachine
         }
     }
 
-    @Test func theCountsAtADaysCloseAreFoundThroughTheFruitIndexNotAScan() throws {
-        let database = try SQLiteDatabase(path: path)
-        let plan = try database.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteDayReportStore.countsAtMark, arguments: [1])
-                .map { $0["detail"] as String }.joined(separator: "; ")
-        }
-        #expect(plan.contains("stockLedger USING COVERING INDEX stockLedger_fruitId")
-                || plan.contains("stockLedger USING INDEX stockLedger_fruitId"), "\(plan)")
-        #expect(!plan.contains("SCAN stockLedger"), "\(plan)")
-    }
-
     @Test func ordersMadeBeforeTheQueueArePickedUpAndNumberedByDay() async throws {
         let old = try DatabasePool(path: path)
         try SQLiteSchema.migrator.migrate(old, upTo: "juiceBar.v2.memberOrders")

@@ -51,24 +51,6 @@ public struct PostgresDayReportStore: DayReportStore {
             """).map { try $0.decode(Int64.self) })
     }
 
-    public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
-        try await database.read { connection in
-            var fruits: [FruitID: Int] = [:]
-            for row in try await connection.rows("""
-                SELECT fruit.id, newest.count_after FROM fruit CROSS JOIN LATERAL (
-                    SELECT count_after FROM stock_ledger WHERE fruit_id = fruit.id AND id <= \(marks.ledger)
-                    ORDER BY id DESC LIMIT 1) AS newest
-                """) {
-                let (fruit, count) = try row.decode((String, Int).self)
-                fruits[FruitID(fruit)] = count
-            }
-            let balance = try await connection.rows("""
-                SELECT balance_after FROM vending_money_ledger WHERE id <= \(marks.money) ORDER BY id DESC LIMIT 1
-                """).first?.decode(Int.self)
-            return (fruits, balance ?? 0)
-        }
-    }
-
     public func append(_ report: SealedReport) async throws {
         let added = try await database.rows("""
             INSERT INTO day_report (number, day, body, hash)

@@ -57,29 +57,6 @@ public struct SQLiteDayReportStore: DayReportStore {
         SELECT DISTINCT orderId FROM stockLedger WHERE cause = 'cancel' AND orderId IN (SELECT value FROM json_each(?))
         """
 
-    public func counts(through marks: RecordMarks) async throws -> (fruits: [FruitID: Int], balance: Int) {
-        try await database.pool.read { db in
-            var fruits: [FruitID: Int] = [:]
-            for row in try Row.fetchAll(db, sql: Self.countsAtMark, arguments: [marks.ledger]) {
-                fruits[FruitID(row[0])] = row[1]
-            }
-            let balance = try Int.fetchOne(db, sql: """
-                SELECT balanceAfter FROM vendingMoneyLedger WHERE id <= ? ORDER BY id DESC LIMIT 1
-                """, arguments: [marks.money])
-            return (fruits, balance ?? 0)
-        }
-    }
-
-    /// Each fruit's newest ledger line up to a mark, found through `stockLedger_fruitId`: a few
-    /// steps a fruit however long the ledger (a fruit with no line yet is left out).
-    static let countsAtMark = """
-        SELECT fruitId, countAfter FROM (
-            SELECT id AS fruitId, (SELECT countAfter FROM stockLedger WHERE fruitId = fruit.id AND id <= ?1
-                                   ORDER BY id DESC LIMIT 1) AS countAfter
-            FROM fruit)
-        WHERE countAfter IS NOT NULL
-        """
-
     public func append(_ report: SealedReport) async throws {
         let added = try await database.writer.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO dayReport (number, day, body, hash) VALUES (?, ?, ?, ?)",

@@ -431,8 +431,9 @@ enum SQLiteSchema {
     /// index's condition, its two ledger lines' CHECKs). And two indexes now hold only the rows
     /// their reads look for: orders with a member (a member's orders), and cancels' ledger lines
     /// (the day report's cancelled orders). An order made at the counter and its ledger lines no
-    /// longer enter them. SQLite cannot change a CHECK, so the tables are copied, as `plainRowIDs`
-    /// did (foreign keys off, checked after).
+    /// longer enter them. The ledger's index by fruit is gone: its one read, the counts at a day's
+    /// close, now follows the lines the report reads anyway (`DayTally`). SQLite cannot change a
+    /// CHECK, so the tables are copied, as `plainRowIDs` did (foreign keys off, checked after).
     private static func checksWithoutLists(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE juiceOrderCheckedByEquality (
@@ -476,7 +477,6 @@ enum SQLiteSchema {
             DROP TABLE stockLedger;
             ALTER TABLE stockLedgerCheckedByEquality RENAME TO stockLedger;
             CREATE INDEX stockLedger_cancelledOrder ON stockLedger(orderId) WHERE cause = 'cancel';
-            CREATE INDEX stockLedger_fruitId ON stockLedger(fruitId, id);
 
             CREATE TABLE vendingMoneyLedgerCheckedByEquality (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
