@@ -69,6 +69,14 @@ import VendingMachine
         #expect(plans[3].contains("juiceOrder_accountId"), "\(plans[3])")
     }
 
+    /// A shop file at `path` as the build with `migration` as its last left it, holding `rows`.
+    private func makeOldShop(upTo migration: String, rows: String) async throws {
+        let old = try DatabasePool(path: path)
+        try SQLiteSchema.migrator.migrate(old, upTo: migration)
+        try await old.write { db in try db.execute(sql: rows) }
+        try old.close()
+    }
+
     /// A 1 for each `?` of `sql`: a statement is explained only with all its arguments.
     private static func ones(for sql: String) -> StatementArguments {
         StatementArguments(Array(repeating: 1, count: sql.count { $0 == "?" }))
@@ -105,20 +113,15 @@ import VendingMachine
     /// Copying the tables to check by equality keeps every row and id, and still refuses a
     /// status, cause or kind that is none of the list.
     @Test func tablesCopiedToCheckByEqualityKeepTheirRowsAndChecks() async throws {
-        let old = try DatabasePool(path: path)
-        try SQLiteSchema.migrator.migrate(old, upTo: "juiceBar.v5.plainRowIDs")
-        try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
-                    VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'cancelled', 1795000000, 1);
-                INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
-                    VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old'),
-                           (91, 1795000060, 'banana', 2, 10, 'cancel', 'bananaJuice', 41, 'old');
-                INSERT INTO vendingMoneyLedger (id, time, kind, amount, balanceAfter, actor)
-                    VALUES (7, 1795000000, 'insert', 1000, 1000, 'old');
-                """)
-        }
-        try old.close()
+        try await makeOldShop(upTo: "juiceBar.v5.plainRowIDs", rows: """
+            INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
+                VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'cancelled', 1795000000, 1);
+            INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old'),
+                       (91, 1795000060, 'banana', 2, 10, 'cancel', 'bananaJuice', 41, 'old');
+            INSERT INTO vendingMoneyLedger (id, time, kind, amount, balanceAfter, actor)
+                VALUES (7, 1795000000, 'insert', 1000, 1000, 'old');
+            """)
         let database = try SQLiteDatabase(path: path)
         #expect(try await SQLiteJuiceBarStore(database: database).order(id: 41)?.status == .cancelled)
         #expect(try await SQLiteDayReportStore(database: database).ordersWithCancelLines(among: [41]) == [41])
@@ -154,17 +157,12 @@ import VendingMachine
     /// Orders and ledger lines take the id after the largest, not AUTOINCREMENT's counter, which an
     /// order rewrote once per insert: a shop made before keeps its ids, and the next follow them.
     @Test func ordersAndLedgerLinesKeepTheirIdsAndNoLongerWriteACounter() async throws {
-        let old = try DatabasePool(path: path)
-        try SQLiteSchema.migrator.migrate(old, upTo: "accounts.v3.identities")
-        try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
-                    VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'pickedUp', 1795000000, 0);
-                INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
-                    VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old');
-                """)
-        }
-        try old.close()
+        try await makeOldShop(upTo: "accounts.v3.identities", rows: """
+            INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup)
+                VALUES (41, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'pickedUp', 1795000000, 0);
+            INSERT INTO stockLedger (id, time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
+                VALUES (90, 1795000000, 'banana', -2, 8, 'order', 'bananaJuice', 41, 'old');
+            """)
         let database = try SQLiteDatabase(path: path)
         let store = SQLiteJuiceBarStore(database: database)
         #expect(try await store.order(id: 41)?.actor == "old")
