@@ -16,10 +16,9 @@ public struct DayTally: Sendable {
     /// after the close, so the only ones whose status the digest leaves out.
     private var openOrders: Set<Int64> = []
     private let openAtClose: Set<Int64>?
-    /// Each fruit's count and the machine's balance as the newest line added so far left them:
-    /// once the lines up to the close are added, the counts at the close.
+    /// Each fruit's count as its newest line added so far left it: once the lines up to the close
+    /// are added, the counts at the close (as `money.balance` is the machine's).
     private var counts: [String: Int]
-    private var balance: Int
     private var records = SHA256()
 
     /// Starts every juice, fruit and product named at zero, so a report lists them even on a
@@ -32,7 +31,7 @@ public struct DayTally: Sendable {
         for fruit in fruits { self.fruits[fruit] = 0 }
         for product in products { sales[product] = ProductTally() }
         counts = previous?.counts ?? [:]
-        balance = previous?.money.balance ?? 0
+        money.balance = previous?.money.balance ?? 0
     }
 
     /// A stock ledger line. A cancel's lines count its order as cancelled (once, however many
@@ -69,7 +68,7 @@ public struct DayTally: Sendable {
         case .spend: money.spent += line.movement.amount
         case .return: money.returned += line.movement.amount
         }
-        balance = line.movement.balanceAfter
+        money.balance = line.movement.balanceAfter
         record("money", line.id, line.time, line.movement.kind.rawValue, line.movement.amount, line.movement.balanceAfter,
                line.actor)
     }
@@ -82,8 +81,6 @@ public struct DayTally: Sendable {
 
     /// The report of these records, with what is known of the day and the close.
     public func report(_ header: ReportHeader) -> ZReport {
-        var money = money
-        money.balance = balance
         let totals = ReportTotals(
             made: orders.values.map(\.made).reduce(0, +), cancelled: orders.values.map(\.cancelled).reduce(0, +),
             fruitUsed: fruits.values.reduce(0, +), units: sales.values.map(\.units).reduce(0, +),
