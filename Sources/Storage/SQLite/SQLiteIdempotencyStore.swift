@@ -44,31 +44,29 @@ extension SQLiteIdempotencyStore {
             if let answer = kept.answer {
                 try keep(answer, for: kept.write, in: db)
             } else {
-                try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE scope = ? AND key = ?")
-                    .execute(arguments: [kept.write.scope, kept.write.key])
+                try db.run("DELETE FROM idempotentRequest WHERE scope = ? AND key = ?", kept.write.scope, kept.write.key)
             }
         }
-        try db.cachedStatement(sql: "DELETE FROM idempotentRequest WHERE created < ?")
-            .execute(arguments: [IdempotencyStoreLimits.oldest(at: first.write.time)])
+        try db.run("DELETE FROM idempotentRequest WHERE created < ?", IdempotencyStoreLimits.oldest(at: first.write.time))
         return finished
     }
 
     /// Takes `write`'s key (nil), or tells what holds it. A key past its lifetime is taken over.
     private static func claim(_ write: IdempotentWrite, in db: Database) throws -> IdempotencyClaim? {
         let oldest = IdempotencyStoreLimits.oldest(at: write.time)
-        try db.cachedStatement(sql: """
+        try db.run("""
             INSERT INTO idempotentRequest (scope, key, request, created) VALUES (?, ?, ?, ?)
             ON CONFLICT (scope, key) DO UPDATE
                 SET request = excluded.request, created = excluded.created, status = NULL, contentType = NULL, body = NULL
                 WHERE created < ?
-            """).execute(arguments: [write.scope, write.key, write.request, write.time.storedValue, oldest])
+            """, write.scope, write.key, write.request, write.time.storedValue, oldest)
         if db.changesCount == 1 { return nil }
         return try stored(write.place, asked: write.request, since: oldest, in: db) ?? .pending
     }
 
     private static func keep(_ answer: StoredAnswer, for write: IdempotentWrite, in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE idempotentRequest SET status = ?, contentType = ?, body = ? WHERE scope = ? AND key = ?")
-            .execute(arguments: [answer.status, answer.contentType, Data(answer.body), write.scope, write.key])
+        try db.run("UPDATE idempotentRequest SET status = ?, contentType = ?, body = ? WHERE scope = ? AND key = ?",
+                   answer.status, answer.contentType, answer.body, write.scope, write.key)
     }
 
     private static func stored(_ place: KeyPlace, asked: String, since oldest: Double, in db: Database) throws -> IdempotencyClaim? {

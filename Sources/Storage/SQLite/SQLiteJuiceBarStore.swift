@@ -153,19 +153,17 @@ extension SQLiteJuiceBarStore {
                 try db.execute(sql: "UPDATE fruit SET reorderLevel = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
             }
             if let order = plan.order {
-                try db.cachedStatement(sql: """
+                try db.run("""
                     INSERT INTO juiceOrder (juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [
-                        order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number, order.day,
-                        order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.pickup,
-                    ])
+                    """,
+                    order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number, order.day,
+                    order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.pickup)
                 plan.order?.id = db.lastInsertedRowID
             }
             if let order = plan.changedOrder {
-                try db.cachedStatement(sql: "UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?")
-                    .execute(arguments: [order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue,
-                                         order.id])
+                try db.run("UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?",
+                           order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.id)
             }
             plan.ledger = try plan.ledgerLines(orderID: plan.order?.id).map { line in
                 var line = line
@@ -198,7 +196,7 @@ extension SQLiteJuiceBarStore {
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE fruit SET count = ? WHERE id = ?").execute(arguments: [count, fruit.rawValue])
+        try db.run("UPDATE fruit SET count = ? WHERE id = ?", count, fruit.rawValue)
     }
 
     static func insert(_ fruit: Fruit, count: Int, in db: Database) throws {
@@ -222,10 +220,11 @@ extension SQLiteJuiceBarStore {
     }
 
     static func record(_ line: LedgerEntry, in db: Database) throws {
-        try db.cachedStatement(sql: """
+        try db.run("""
             INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter,
-                                     line.cause.rawValue, line.juice?.rawValue, line.orderID, line.actor])
+            """,
+            line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue,
+            line.juice?.rawValue, line.orderID, line.actor)
     }
 }

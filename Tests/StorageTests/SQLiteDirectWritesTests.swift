@@ -1,0 +1,49 @@
+import Foundation
+internal import GRDB
+@testable import Storage
+import Testing
+
+/// `Database.run` binds through SQLite's C API what GRDB's arguments would: each kind of value
+/// stored as its own type, and a refused write an error naming its statement, the statement
+/// ready for the next write.
+@Suite struct SQLiteDirectWritesTests {
+    let queue: DatabaseQueue
+
+    init() throws {
+        queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE value (id INTEGER PRIMARY KEY, number, real, flag, text, bytes, missing)")
+        }
+    }
+
+    @Test func everyKindOfValueIsStoredAsItsOwnType() throws {
+        let text = "키위 🥝 'quoted'"
+        let row = try queue.write { db in
+            try db.run("INSERT INTO value (id, number, real, flag, text, bytes, missing) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       Int64(7), Int.max, 0.25, true, text, [UInt8]([0, 1, 255]), String?.none)
+            try db.run("INSERT INTO value (id, bytes, flag) VALUES (?, ?, ?)", 8, [UInt8](), false)
+            return try Row.fetchAll(db, sql: """
+                SELECT typeof(number), number, typeof(real), real, flag, typeof(text), text, typeof(bytes), bytes,
+                       typeof(missing) FROM value ORDER BY id
+                """)
+        }
+        #expect(row[0]["typeof(number)"] == "integer" && row[0]["number"] == Int.max)
+        #expect(row[0]["typeof(real)"] == "real" && row[0]["real"] == 0.25)
+        #expect(row[0]["flag"] == 1 && row[1]["flag"] == 0)
+        #expect(row[0]["typeof(text)"] == "text" && row[0]["text"] == text)
+        #expect(row[0]["typeof(bytes)"] == "blob" && row[0]["bytes"] == Data([0, 1, 255]))
+        #expect(row[1]["typeof(bytes)"] == "blob" && row[1]["bytes"] == Data())
+        #expect(row[0]["typeof(missing)"] == "null")
+    }
+
+    @Test func aRefusedWriteThrowsItsErrorAndTheStatementRunsAgain() throws {
+        let insert = "INSERT INTO value (id, text) VALUES (?, ?)"
+        try queue.write { db in
+            try db.run(insert, 1, "first")
+            let error = #expect(throws: DatabaseError.self) { try db.run(insert, 1, "again") }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT && error?.sql == insert)
+            try db.run(insert, 2, "second")
+            #expect(try String.fetchAll(db, sql: "SELECT text FROM value ORDER BY id") == ["first", "second"])
+        }
+    }
+}
