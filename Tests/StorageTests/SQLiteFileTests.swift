@@ -65,7 +65,7 @@ import VendingMachine
         }
         #expect(plans[0].contains("juiceOrder_active"), "\(plans[0])")
         #expect(plans[1].contains("juiceOrder_pickupReady"), "\(plans[1])")
-        #expect(plans[2].contains("juiceOrder_dayNumber"), "\(plans[2])")
+        #expect(plans[2].contains("SEARCH orderDay USING PRIMARY KEY"), "\(plans[2])")
         #expect(plans[3].contains("juiceOrder_accountId"), "\(plans[3])")
     }
 
@@ -80,6 +80,28 @@ import VendingMachine
     /// A 1 for each `?` of `sql`: a statement is explained only with all its arguments.
     private static func ones(for sql: String) -> StatementArguments {
         StatementArguments(Array(repeating: 1, count: sql.count { $0 == "?" }))
+    }
+
+    /// Noon of 2026-11-18 in UTC: that day in any zone within eleven hours of it.
+    private static let noonOfTheOldDay = Date(timeIntervalSince1970: 1_795_003_200)
+
+    @Test func anOldShopsDaysGoOnFromTheirLastNumberWithoutTheIndexOfNumbers() async throws {
+        try await makeOldShop(upTo: "juiceBar.v6.checksWithoutLists", rows: """
+            INSERT INTO juiceOrder (id, juiceId, time, actor, number, day, status, statusTime, pickup) VALUES
+                (1, 'bananaJuice', 1795000000, 'old', 7, '2026-11-17', 'pickedUp', 1795000000, 0),
+                (2, 'bananaJuice', 1795000000, 'old', 1, '2026-11-18', 'pickedUp', 1795000000, 0),
+                (3, 'kiwiJuice', 1795000000, 'old', 2, '2026-11-18', 'received', 1795000000, 1);
+            """)
+        let database = try SQLiteDatabase(path: path)
+        let store = SQLiteJuiceBarStore(database: database, now: { Self.noonOfTheOldDay })
+        #expect(try await store.order("mangoJuice", actor: "new", pickup: true).order.number == 3)
+        #expect(try await store.order("bananaJuice", actor: "new").order.number == 4)
+        let (days, indexes) = try await database.pool.read { db in
+            (try Row.fetchAll(db, sql: "SELECT day, lastNumber FROM orderDay ORDER BY day").map { "\($0[0] as String) \($0[1] as Int)" },
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'juiceOrder_dayNumber'"))
+        }
+        #expect(days == ["2026-11-17 7", "2026-11-18 4"])
+        #expect(indexes == 0)
     }
 
     @Test func cancelledOrdersAreFoundThroughTheIndexOfCancelsAlone() throws {

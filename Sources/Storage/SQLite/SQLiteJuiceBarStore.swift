@@ -84,7 +84,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL ORDER BY readyTime DESC LIMIT ?)
         """
     static let memberOrders = "SELECT * FROM juiceOrder WHERE accountId = ? ORDER BY id DESC LIMIT ?"
-    static let lastNumber = "SELECT MAX(number) FROM juiceOrder WHERE day = ?"
+    static let lastNumber = "SELECT lastNumber FROM orderDay WHERE day = ?"
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.pool.read { db in
@@ -145,6 +145,7 @@ extension SQLiteJuiceBarStore {
     static func store(_ plans: [StockPlan], in db: Database) throws -> StoredStockPlans {
         var stored: [StockPlan] = []
         var counts: [FruitID: Int] = [:]
+        var lastNumbers: [String: Int] = [:]
         var version: Int64?
         for var plan in plans {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
@@ -160,6 +161,7 @@ extension SQLiteJuiceBarStore {
                     order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number, order.day,
                     order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.pickup)
                 plan.order?.id = db.lastInsertedRowID
+                lastNumbers[order.day] = order.number
             }
             if let order = plan.changedOrder {
                 try db.run("UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?",
@@ -176,6 +178,12 @@ extension SQLiteJuiceBarStore {
             stored.append(plan)
         }
         for (fruit, count) in counts { try write(count: count, of: fruit, in: db) }
+        for (day, number) in lastNumbers {
+            try db.run("""
+                INSERT INTO orderDay (day, lastNumber) VALUES (?, ?)
+                ON CONFLICT (day) DO UPDATE SET lastNumber = excluded.lastNumber
+                """, day, number)
+        }
         return StoredStockPlans(plans: stored, version: try version ?? fetchVersion(db))
     }
 
