@@ -54,6 +54,9 @@ public struct StockPlan: Hashable, Sendable {
     public var newJuice: Juice?
     /// A fruit whose reorder level was set, with its new level.
     public var newLevel: Fruit?
+
+    /// Whether storing the plan changes the menu, not only counts and orders.
+    public var changesMenu: Bool { newFruit != nil || newJuice != nil || newLevel != nil }
 }
 
 /// The fruit stock and the menu as the last commit left them: what every stock write is decided

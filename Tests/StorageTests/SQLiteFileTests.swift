@@ -1,4 +1,5 @@
 import Foundation
+import JuiceBar
 internal import GRDB
 @testable import Storage
 import Testing
@@ -102,6 +103,27 @@ import VendingMachine
         }
         #expect(days == ["2026-11-17 7", "2026-11-18 4"])
         #expect(indexes == 0)
+    }
+
+    /// The writer keeps the menu between batches; a juice added by this process or by another
+    /// one on the same file (the CLI) can be ordered in the very next batch, and so can a fruit's
+    /// new reorder level be read back.
+    @Test func aMenuChangedHereOrByAnotherProcessIsOrderedFromAtOnce() async throws {
+        let here = SQLiteJuiceBarStore(database: try SQLiteDatabase(path: path))
+        let elsewhere = SQLiteJuiceBarStore(database: try SQLiteDatabase(path: path))
+        _ = try await here.order("bananaJuice", actor: "t")
+        let grape = Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇")
+        _ = try await here.addFruit(grape, count: 9, actor: "t")
+        _ = try await here.addJuice(Juice(id: "grapeJuice", name: .init(ko: "포도쥬스", en: "Grape Juice"),
+                                          recipe: [Ingredient(fruit: "grape", amount: 3)]))
+        #expect(try await here.order("grapeJuice", actor: "t").stock.stock["grape"] == 6)
+
+        _ = try await elsewhere.addJuice(Juice(id: "bananaGrapeJuice", name: .init(ko: "바나나포도쥬스", en: "Banana Grape"),
+                                               recipe: [Ingredient(fruit: "banana", amount: 1), Ingredient(fruit: "grape", amount: 1)]))
+        #expect(try await here.order("bananaGrapeJuice", actor: "t").stock.stock["grape"] == 5)
+        _ = try await elsewhere.commit(.setLevel("grape", 5), actor: "t", key: nil)
+        let level = try await here.commit(.setLevel("kiwi", 2), actor: "t", key: nil)
+        #expect(level.menu.fruits.first { $0.id == "grape" }?.level == 5)
     }
 
     @Test func cancelledOrdersAreFoundThroughTheIndexOfCancelsAlone() throws {

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 import JuiceBar
+import Synchronization
 
 /// The juice bar's stock in SQLite. Writes waiting at one moment are decided together against
 /// one reading of the book and stored in one savepoint of the writer's group commit, so
@@ -15,11 +16,14 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
+        let menus = MenuAsLastRead()
         batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
             let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
             let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
-            let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs))
-            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(decided.plans, in: db))), in: db)
+            let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs, menu: try menus.menu(db)))
+            let plans = decided.plans
+            if plans.contains(where: \.changesMenu) { menus.forget() }
+            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(plans, in: db))), in: db)
         }
     }
 
@@ -101,6 +105,28 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 }
 
+/// The menu as a batch last read it, read again only when it may have changed since: a batch of
+/// the writer's own changed it (`forget`), or another connection, this file's other process (the
+/// CLI, another server), committed (SQLite's `data_version`, which a connection's own commits
+/// leave as it is). The menu's three tables were the most a batch read, for what changes least.
+private final class MenuAsLastRead: Sendable {
+    private let last = Mutex<(dataVersion: Int, menu: Menu)?>(nil)
+
+    /// The menu, in a transaction of the writer's.
+    func menu(_ db: Database) throws -> Menu {
+        let dataVersion = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        if let last = last.withLock({ $0 }), last.dataVersion == dataVersion { return last.menu }
+        let menu = try SQLiteJuiceBarStore.fetchMenu(db)
+        last.withLock { $0 = (dataVersion, menu) }
+        return menu
+    }
+
+    /// The writer is changing the menu: the next batch reads it again.
+    func forget() {
+        last.withLock { $0 = nil }
+    }
+}
+
 // MARK: - Rows
 
 extension SQLiteJuiceBarStore {
@@ -121,8 +147,8 @@ extension SQLiteJuiceBarStore {
         return Menu(fruits: fruits, juices: juices)
     }
 
-    static func fetchBook(_ db: Database, for needs: BookNeeds) throws -> JuiceBarBook {
-        var book = JuiceBarBook(menu: try fetchMenu(db), stock: try fetchStock(db), calendar: needs.calendar)
+    static func fetchBook(_ db: Database, for needs: BookNeeds, menu: Menu) throws -> JuiceBarBook {
+        var book = JuiceBarBook(menu: menu, stock: try fetchStock(db), calendar: needs.calendar)
         for day in needs.days {
             book.lastNumbers[day] = try Int.fetchOne(
                 db.cachedStatement(sql: lastNumber), arguments: [day])
