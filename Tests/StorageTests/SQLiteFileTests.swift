@@ -126,6 +126,37 @@ import VendingMachine
         #expect(level.menu.fruits.first { $0.id == "grape" }?.level == 5)
     }
 
+    /// Keys past their lifetime are deleted by a keyed batch's scan, at most one every
+    /// `ExpiredKeySweep.interval`; none is indexed by its time any more.
+    @Test func keysPastTheirLifetimeAreSweptEveryFewMinutes() async throws {
+        let database = try SQLiteDatabase(path: path)
+        let store = SQLiteJuiceBarStore(database: database)
+        _ = try await store.setStock("banana", to: 100, actor: "t")
+        func order(key: String, at time: Date) async throws {
+            let write = IdempotentWrite(scope: "guest:a", key: key, request: "POST /api/orders\n{}", time: time) {
+                (_: Result<OrderReceipt, any Error>) in StoredAnswer(status: 201, contentType: "text/plain", body: [1])
+            }
+            _ = try await store.order("bananaJuice", actor: "g", key: write)
+        }
+        func keys() async throws -> [String] {
+            try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM idempotentRequest ORDER BY key") }
+        }
+        let start = Self.noonOfTheOldDay
+        try await order(key: "first", at: start)
+        try await order(key: "second", at: start + 100)
+        let dayLater = start + IdempotencyStoreLimits.lifetime + 1
+        try await order(key: "a", at: dayLater)
+        #expect(try await keys() == ["a", "second"], "the first key swept, the second still alive")
+        try await order(key: "b", at: dayLater + 200)
+        #expect(try await keys() == ["a", "b", "second"], "the second expired, but the last sweep was 200 s ago")
+        try await order(key: "c", at: dayLater + ExpiredKeySweep.interval)
+        #expect(try await keys() == ["a", "b", "c"])
+        let indexes = try await database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE tbl_name = 'idempotentRequest' AND type = 'index' AND sql IS NOT NULL")
+        }
+        #expect(indexes == 0)
+    }
+
     @Test func cancelledOrdersAreFoundThroughTheIndexOfCancelsAlone() throws {
         let database = try SQLiteDatabase(path: path)
         let plan = try database.pool.read { db in

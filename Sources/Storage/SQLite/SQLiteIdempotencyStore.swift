@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import Synchronization
 
 /// Idempotency keys in SQLite. A keyed write's batch claims its keys and keeps their answers in
 /// its own transaction, through the group-committing writer (`claim`, `keep`), so a key, its
@@ -37,8 +38,11 @@ extension SQLiteIdempotencyStore {
     }
 
     /// Keeps the answers of a batch's keyed writes in its transaction, and forgets keys past their
-    /// lifetime; the results are the batch's, to be handed out once committed.
-    static func keep<Commit>(_ finished: KeyedResults<Commit>, in db: Database) throws -> KeyedResults<Commit> {
+    /// lifetime when `sweep` says it is time; the results are the batch's, to be handed out once
+    /// committed.
+    static func keep<Commit>(
+        _ finished: KeyedResults<Commit>, in db: Database, sweeping sweep: ExpiredKeySweep
+    ) throws -> KeyedResults<Commit> {
         guard let first = finished.answers.first else { return finished }
         for kept in finished.answers {
             if let answer = kept.answer {
@@ -47,7 +51,9 @@ extension SQLiteIdempotencyStore {
                 try db.run("DELETE FROM idempotentRequest WHERE scope = ? AND key = ?", kept.write.scope, kept.write.key)
             }
         }
-        try db.run("DELETE FROM idempotentRequest WHERE created < ?", IdempotencyStoreLimits.oldest(at: first.write.time))
+        if sweep.isDue(at: first.write.time) {
+            try db.run("DELETE FROM idempotentRequest WHERE created < ?", IdempotencyStoreLimits.oldest(at: first.write.time))
+        }
         return finished
     }
 
@@ -78,6 +84,25 @@ extension SQLiteIdempotencyStore {
         ).map { row in
             IdempotencyClaim(asked: asked, stored: row["request"], status: row["status"], contentType: row["contentType"],
                              body: (row["body"] as Data?).map { [UInt8]($0) })
+        }
+    }
+}
+
+/// When keys past their lifetime are next deleted. Nothing reads an expired key (each read and
+/// claim looks at `created`), so deleting them only gives the room back, and a scan of the table
+/// every few minutes does that without an index every key would enter. A shop's table holds a
+/// day of keys; a sweep undone with its group is simply made by a later one.
+final class ExpiredKeySweep: Sendable {
+    /// How often a keyed batch scans for expired keys.
+    static let interval: TimeInterval = 10 * 60
+    private let next = Mutex<Date>(.distantPast)
+
+    /// Whether a batch at `time` sweeps; if so, the next sweep is an interval later.
+    func isDue(at time: Date) -> Bool {
+        next.withLock { next in
+            guard time >= next else { return false }
+            next = time + Self.interval
+            return true
         }
     }
 }

@@ -23,7 +23,8 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs, menu: try menus.menu(db)))
             let plans = decided.plans
             if plans.contains(where: \.changesMenu) { menus.forget() }
-            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(try Self.store(plans, in: db))), in: db)
+            let stored = try Self.store(plans, in: db)
+            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(stored)), in: db, sweeping: database.expiredKeys)
         }
     }
 

@@ -26,7 +26,7 @@ public struct SQLiteVendingStore: VendingStore {
             }
             let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
             let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
-            return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db)
+            return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db, sweeping: database.expiredKeys)
         }
     }
 
