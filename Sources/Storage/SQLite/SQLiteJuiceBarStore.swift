@@ -107,9 +107,9 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 }
 
 /// The menu as a batch last read it, read again only when it may have changed since: a batch of
-/// the writer's own changed it (`forget`), or another connection, this file's other process (the
-/// CLI, another server), committed (SQLite's `data_version`, which a connection's own commits
-/// leave as it is). The menu's three tables were the most a batch read, for what changes least.
+/// the writer's own changed it (`forget`), or another connection committed (the CLI, another
+/// process on the file), which SQLite's `data_version` tells: a connection's own commits leave it
+/// as it is. The menu's three tables were the most a batch read, for what changes least.
 private final class MenuAsLastRead: Sendable {
     private let last = Mutex<(dataVersion: Int, menu: Menu)?>(nil)
 
