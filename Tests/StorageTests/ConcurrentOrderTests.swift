@@ -36,7 +36,13 @@ import Testing
         let final = try await stores[1].stock().stock
         #expect(final == expected)
         #expect(final.counts.values.allSatisfy { $0 >= 0 })
-        #expect(try await stores[0].orders(limit: nil).count == accepted.count)
+        let orders = try await stores[0].orders(limit: nil)
+        #expect(orders.count == accepted.count)
+        // Both connections numbered orders, each from the day's last number in its own batch's
+        // transaction: every day's numbers run from 1 without a gap, and none is given twice.
+        for (day, ofTheDay) in Dictionary(grouping: orders, by: \.day) {
+            #expect(ofTheDay.map(\.number).sorted() == Array(1...ofTheDay.count), "\(day)")
+        }
         // Stock ran out: some orders were refused, and what is left cannot make the refused juices.
         #expect(accepted.count < 400)
         let ledgerSums = try await stores[0].ledger(limit: nil)
