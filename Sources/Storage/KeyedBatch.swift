@@ -61,12 +61,27 @@ struct KeyedResults<Commit: Sendable>: Sendable {
 
     let results: [Result<Commit, any Error>]
     let answers: [Kept]
+    /// What the engine does once the transaction committed, before anyone is answered.
+    private var whenCommitted: (@Sendable () -> Void)?
+
+    init(results: [Result<Commit, any Error>], answers: [Kept]) {
+        self.results = results
+        self.answers = answers
+    }
+
+    /// The same results, with `action` to run once the transaction committed.
+    func afterCommit(_ action: @escaping @Sendable () -> Void) -> KeyedResults {
+        var results = self
+        results.whenCommitted = action
+        return results
+    }
 
     /// Whether the transaction has answers to commit, even when every write was refused.
     var keepsAnswers: Bool { answers.contains { $0.answer != nil } }
 
     /// Each write's result, once the transaction committed: each request now has its kept answer.
     func committed() -> [Result<Commit, any Error>] {
+        whenCommitted?()
         for kept in answers { kept.write.committed(kept.answer) }
         return results
     }

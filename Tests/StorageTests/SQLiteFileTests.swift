@@ -151,10 +151,120 @@ import VendingMachine
         #expect(try await keys() == ["a", "b", "second"], "the second expired, but the last sweep was 200 s ago")
         try await order(key: "c", at: dayLater + ExpiredKeySweep.interval)
         #expect(try await keys() == ["a", "b", "c"])
+        #expect(database.keys.count == 3, "the swept keys are forgotten in memory too")
         let indexes = try await database.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE tbl_name = 'idempotentRequest' AND type = 'index' AND sql IS NOT NULL")
         }
         #expect(indexes == 0)
+    }
+
+    /// The sweep leaves the newest row, even past its lifetime, so a new key never takes an id an
+    /// earlier key had: another process's index could take it for a row it knows.
+    @Test func theSweepLeavesTheNewestRowSoIDsOnlyGrow() async throws {
+        let database = try SQLiteDatabase(path: path)
+        let store = SQLiteJuiceBarStore(database: database)
+        _ = try await store.setStock("banana", to: 100, actor: "t")
+        func order(key: String, at time: Date, keeping: Bool) async throws {
+            let write = IdempotentWrite(scope: "guest:a", key: key, request: "POST /api/orders\n{}", time: time) {
+                (_: Result<OrderReceipt, any Error>) in keeping ? StoredAnswer(status: 201, contentType: "text/plain", body: [1]) : nil
+            }
+            _ = try await store.order("bananaJuice", actor: "g", key: write)
+        }
+        func rows() async throws -> [String] {
+            try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, key FROM idempotentRequest ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
+            }
+        }
+        try await order(key: "old", at: Self.noonOfTheOldDay, keeping: true)
+        let dayLater = Self.noonOfTheOldDay + IdempotencyStoreLimits.lifetime + 1
+        try await order(key: "unkept", at: dayLater, keeping: false)
+        #expect(try await rows() == ["1 old"], "swept, but the newest row stays")
+        try await order(key: "new", at: dayLater + 1, keeping: true)
+        #expect(try await rows() == ["1 old", "2 new"])
+    }
+
+    /// A key is found in memory, by its row's id; the rows another process kept since are read
+    /// past the last id this one knows, and learned.
+    @Test func keysKeptByAnotherProcessAreFoundAndLearned() async throws {
+        let here = try SQLiteDatabase(path: path)
+        let elsewhere = try SQLiteDatabase(path: path)
+        let (hereKeys, elsewhereKeys) = (SQLiteIdempotencyStore(database: here), SQLiteIdempotencyStore(database: elsewhere))
+        let answer = StoredAnswer(status: 201, contentType: "text/plain", body: Array("kept".utf8))
+        func write(_ key: String) -> IdempotentWrite {
+            IdempotentWrite(scope: "guest:a", key: key, request: "POST /api/orders\n{}", time: Self.noonOfTheOldDay) {
+                (_: Result<OrderReceipt, any Error>) in answer
+            }
+        }
+        #expect(try await hereKeys.keep(answer, for: write("a")) == nil)
+        #expect(try await elsewhereKeys.keep(answer, for: write("b")) == nil)
+        #expect(here.keys.count == 1)
+        #expect(try await hereKeys.keep(answer, for: write("b")) == .answered(answer), "claimed under the write lock")
+        #expect(here.keys.count == 2, "b learned from the rows past a")
+        #expect(try await elsewhereKeys.find(scope: "guest:a", key: "a", request: "POST /api/orders\n{}", at: Self.noonOfTheOldDay)
+                == .answered(answer), "a read finds what another process kept")
+        #expect(elsewhere.keys.count == 2)
+        let ids = try await here.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM idempotentRequest ORDER BY id") }
+        #expect(ids == [1, 2], "each key one row, in the order kept")
+    }
+
+    /// The rows are the truth: a key whose row was deleted behind the index (by an older server
+    /// letting it go) is free again, and its newest row is the one that counts.
+    @Test func aKeyWhoseRowWasDeletedBehindTheIndexIsFree() async throws {
+        let database = try SQLiteDatabase(path: path)
+        let store = SQLiteJuiceBarStore(database: database, now: { Self.noonOfTheOldDay })
+        func write(_ key: String) -> IdempotentWrite {
+            IdempotentWrite(scope: "guest:a", key: key, request: "POST /api/orders\n{}", time: Self.noonOfTheOldDay) {
+                (result: Result<OrderReceipt, any Error>) in
+                (try? result.get()).map { StoredAnswer(status: 201, contentType: "text/plain", body: Array("\($0.order.id)".utf8)) }
+            }
+        }
+        let first = try await store.order("bananaJuice", actor: "g", key: write("k"))
+        _ = try await store.order("bananaJuice", actor: "g", key: write("newer"))
+        try await database.pool.write { db in try db.execute(sql: "DELETE FROM idempotentRequest WHERE key = 'k'") }
+        let second = try await store.order("bananaJuice", actor: "g", key: write("k"))
+        #expect(second.order.id != first.order.id)
+        do {
+            _ = try await store.order("bananaJuice", actor: "g", key: write("k"))
+            Issue.record("the key is held again")
+        } catch let used as KeyAlreadyUsed {
+            #expect(used.claim == .answered(StoredAnswer(status: 201, contentType: "text/plain", body: Array("\(second.order.id)".utf8))))
+        }
+    }
+
+    /// A key is read by its row's id, and what the index has not seen by the ids past it: both
+    /// through the table's own key, never a scan.
+    @Test func keysAreReadThroughTheirIDs() throws {
+        let database = try SQLiteDatabase(path: path)
+        let plans = try database.pool.read { db in
+            try [KeysInTransaction.rowOfID, KeysInTransaction.rowsPast].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: Self.ones(for: sql))
+                    .map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        #expect(plans[0].contains("USING INTEGER PRIMARY KEY (rowid=?)"), "\(plans[0])")
+        #expect(plans[1].contains("USING INTEGER PRIMARY KEY (rowid>?)"), "\(plans[1])")
+    }
+
+    /// An old shop's kept answers still answer their keys, and new keys go on after them.
+    @Test func anOldShopsKeptAnswersStillAnswer() async throws {
+        try await makeOldShop(upTo: "idempotency.v2.sweptByScan", rows: """
+            INSERT INTO idempotentRequest (scope, key, request, created, status, contentType, body) VALUES
+                ('guest:a', 'late', 'POST /x', 1795000200, 201, 'text/plain', X'6c617465'),
+                ('guest:a', 'early', 'POST /x', 1795000100, 409, 'text/plain', X'');
+            """)
+        let database = try SQLiteDatabase(path: path)
+        let keys = SQLiteIdempotencyStore(database: database)
+        #expect(try await keys.find(scope: "guest:a", key: "late", request: "POST /x", at: Self.noonOfTheOldDay)
+                == .answered(StoredAnswer(status: 201, contentType: "text/plain", body: Array("late".utf8))))
+        let answer = StoredAnswer(status: 201, contentType: "text/plain", body: [])
+        let write = IdempotentWrite(scope: "guest:a", key: "new", request: "POST /x", time: Self.noonOfTheOldDay) {
+            (_: Result<OrderReceipt, any Error>) in answer
+        }
+        #expect(try await keys.keep(answer, for: write) == nil)
+        let rows = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, key FROM idempotentRequest ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
+        }
+        #expect(rows == ["1 early", "2 late", "3 new"], "copied in the order they were made")
     }
 
     @Test func cancelledOrdersAreFoundThroughTheIndexOfCancelsAlone() throws {

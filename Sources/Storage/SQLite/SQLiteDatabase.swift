@@ -9,8 +9,8 @@ public final class SQLiteDatabase: Sendable {
     let pool: DatabasePool
     /// Every write of this process goes through here, group-committed.
     let writer: SQLiteGroupCommitWriter
-    /// When this process's keyed batches last forgot the keys past their lifetime.
-    let expiredKeys = ExpiredKeySweep()
+    /// Where this process finds the kept answers of idempotency keys.
+    let keys = KeptKeys()
 
     /// How long a write waits for another process's transaction before giving up.
     static let busyTimeout: TimeInterval = 30

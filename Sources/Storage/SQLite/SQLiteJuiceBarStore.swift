@@ -18,13 +18,14 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
         self.now = now
         let menus = MenuAsLastRead()
         batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
-            let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
+            var keys = database.keys.inTransaction()
+            let claimed = try keys.claim(batch, in: db)
             let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
             let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs, menu: try menus.menu(db)))
             let plans = decided.plans
             if plans.contains(where: \.changesMenu) { menus.forget() }
             let stored = try Self.store(plans, in: db)
-            return try SQLiteIdempotencyStore.keep(claimed.finish(decided.answers(stored)), in: db, sweeping: database.expiredKeys)
+            return try keys.keep(claimed.finish(decided.answers(stored)), in: db)
         }
     }
 

@@ -27,6 +27,7 @@ enum SQLiteSchema {
         ("juiceBar.v6.checksWithoutLists", checksWithoutLists),
         ("juiceBar.v7.orderDays", orderDays),
         ("idempotency.v2.sweptByScan", keysSweptByScan),
+        ("idempotency.v3.keptInArrivalOrder", keptInArrivalOrder),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -514,6 +515,30 @@ enum SQLiteSchema {
     /// now swept by a scan every few minutes (`ExpiredKeySweep`).
     private static func keysSweptByScan(_ db: Database) throws {
         try db.execute(sql: "DROP INDEX idempotentRequest_created")
+    }
+
+    /// Kept answers under an id of their own, in the order they were kept, with no index of keys:
+    /// each new key took a leaf of its own in the table's key order (8 of the 14 pages a keyed
+    /// batch wrote to the WAL). Keys are found through `KeptKeys`, in memory. No AUTOINCREMENT
+    /// (a row of `sqlite_sequence` rewritten with every key): a new row takes the id after the
+    /// largest, and the sweep never deletes the newest row, so ids only grow.
+    private static func keptInArrivalOrder(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE idempotentRequestByArrival (
+                id INTEGER PRIMARY KEY,
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                request TEXT NOT NULL,
+                created REAL NOT NULL,
+                status INTEGER,
+                contentType TEXT,
+                body BLOB
+            );
+            INSERT INTO idempotentRequestByArrival (scope, key, request, created, status, contentType, body)
+                SELECT scope, key, request, created, status, contentType, body FROM idempotentRequest ORDER BY created;
+            DROP TABLE idempotentRequest;
+            ALTER TABLE idempotentRequestByArrival RENAME TO idempotentRequest;
+            """)
     }
 
     /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN

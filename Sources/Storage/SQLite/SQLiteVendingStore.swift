@@ -18,7 +18,8 @@ public struct SQLiteVendingStore: VendingStore {
         let catalog = ProductCache()
         self.catalog = catalog
         batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
-            let claimed = try SQLiteIdempotencyStore.claim(batch, in: db)
+            var keys = database.keys.inTransaction()
+            let claimed = try keys.claim(batch, in: db)
             var decided: [(DecidedVendingBatch, saleIDs: [Int64?])] = []
             for segment in claimed.acting.segments {
                 let segmentDecided = DecidedVendingBatch(segment, on: try Self.fetchBook(db, catalog, for: segment))
@@ -26,7 +27,7 @@ public struct SQLiteVendingStore: VendingStore {
             }
             let state = try Self.fetchState(db, products: catalog.products(db), at: batch.last!.time)
             let acted = decided.flatMap { $0.0.answers(saleIDs: $0.saleIDs, state: state) }
-            return try SQLiteIdempotencyStore.keep(claimed.finish(acted), in: db, sweeping: database.expiredKeys)
+            return try keys.keep(claimed.finish(acted), in: db)
         }
     }
 
