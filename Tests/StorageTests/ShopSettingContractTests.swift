@@ -51,6 +51,11 @@ struct ShopSettingContractTests {
         let second = try await atMidnight.juiceBar.order("kiwiJuice", actor: "t").order
         #expect(second.day == "2026-11-25")
         #expect(second.number == 1)
+        // And its own change, from its very next order.
+        try await atMidnight.settings.setTimeZone(Self.seoul, at: Self.halfPastMidnightInSeoul)
+        let third = try await atMidnight.juiceBar.order("kiwiJuice", actor: "t").order
+        #expect(third.day == "2026-11-26")
+        #expect(third.number == 2)
         await other.close()
         await atMidnight.close()
     }

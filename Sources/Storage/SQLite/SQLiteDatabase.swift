@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import Synchronization
 
 /// One SQLite file shared by every part of the shop: WAL, `synchronous=FULL`, migrations on
 /// open, one group-committing writer, and a busy timeout so several processes on one file wait
@@ -11,6 +12,8 @@ public final class SQLiteDatabase: Sendable {
     let writer: SQLiteGroupCommitWriter
     /// Where this process finds the kept answers of idempotency keys.
     let keys = KeptKeys()
+    /// The shop's calendar as the writer last read it.
+    let shopCalendar = AsLastRead(read: SQLiteShopSettingStore.calendar)
 
     /// How long a write waits for another process's transaction before giving up.
     static let busyTimeout: TimeInterval = 30
@@ -81,5 +84,33 @@ public final class SQLiteDatabase: Sendable {
     /// Watches for commits by other connections, so a server notices writes made by the CLI.
     public func makeChangeFeed() throws -> SQLiteChangeFeed {
         try SQLiteChangeFeed(path: path)
+    }
+}
+
+/// A value of the file as the writer last read it, read again only when it may have changed
+/// since: a write of the writer's own changed it (`forget`), or another connection committed (the
+/// CLI, another process on the file), which SQLite's `data_version` tells: a connection's own
+/// commits leave it as it is. For what a batch reads every time and changes least: the menu's
+/// three tables, the shop's time zone.
+final class AsLastRead<Value: Sendable>: Sendable {
+    private let read: @Sendable (Database) throws -> Value
+    private let last = Mutex<(dataVersion: Int, value: Value)?>(nil)
+
+    init(read: @escaping @Sendable (Database) throws -> Value) {
+        self.read = read
+    }
+
+    /// The value, in a transaction of the writer's.
+    func value(_ db: Database) throws -> Value {
+        let dataVersion = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        if let last = last.withLock({ $0 }), last.dataVersion == dataVersion { return last.value }
+        let value = try read(db)
+        last.withLock { $0 = (dataVersion, value) }
+        return value
+    }
+
+    /// The writer is changing the value: the next read reads it again.
+    func forget() {
+        last.withLock { $0 = nil }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 internal import GRDB
 import JuiceBar
-import Synchronization
 
 /// The juice bar's stock in SQLite. Writes waiting at one moment are decided together against
 /// one reading of the book and stored in one savepoint of the writer's group commit, so
@@ -16,12 +15,12 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
-        let menus = MenuAsLastRead()
+        let menus = AsLastRead(read: Self.fetchMenu)
         batches = SQLiteBatchedWrites(writer: database.writer) { batch, db in
             var keys = database.keys.inTransaction()
             let claimed = try keys.claim(batch, in: db)
-            let needs = BookNeeds(claimed.acting, calendar: try SQLiteShopSettingStore.calendar(db))
-            let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs, menu: try menus.menu(db)))
+            let needs = BookNeeds(claimed.acting, calendar: try database.shopCalendar.value(db))
+            let decided = DecidedStockBatch(claimed.acting, on: try Self.fetchBook(db, for: needs, menu: try menus.value(db)))
             let plans = decided.plans
             if plans.contains(where: \.changesMenu) { menus.forget() }
             let stored = try Self.store(plans, in: db)
@@ -104,28 +103,6 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             id: row["id"], time: row["time"], fruit: FruitID(row["fruitId"]), delta: row["delta"],
             countAfter: row["countAfter"], cause: StockChangeCause(rawValue: row["cause"]) ?? .edit,
             juice: (row["juiceId"] as String?).map { JuiceID($0) }, orderID: row["orderId"], actor: row["actor"])
-    }
-}
-
-/// The menu as a batch last read it, read again only when it may have changed since: a batch of
-/// the writer's own changed it (`forget`), or another connection committed (the CLI, another
-/// process on the file), which SQLite's `data_version` tells: a connection's own commits leave it
-/// as it is. The menu's three tables were the most a batch read, for what changes least.
-private final class MenuAsLastRead: Sendable {
-    private let last = Mutex<(dataVersion: Int, menu: Menu)?>(nil)
-
-    /// The menu, in a transaction of the writer's.
-    func menu(_ db: Database) throws -> Menu {
-        let dataVersion = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-        if let last = last.withLock({ $0 }), last.dataVersion == dataVersion { return last.menu }
-        let menu = try SQLiteJuiceBarStore.fetchMenu(db)
-        last.withLock { $0 = (dataVersion, menu) }
-        return menu
-    }
-
-    /// The writer is changing the menu: the next batch reads it again.
-    func forget() {
-        last.withLock { $0 = nil }
     }
 }
 

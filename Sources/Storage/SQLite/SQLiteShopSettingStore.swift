@@ -23,6 +23,7 @@ public struct SQLiteShopSettingStore: ShopSettingStore {
                 """, arguments: [day]) ?? 0
             if queued > 0 { throw ShopSettingError.ordersQueued(day: day, count: queued) }
             try db.execute(sql: "UPDATE shopSetting SET timeZone = ?", arguments: [ShopTimeZone.name(of: zone)])
+            database.shopCalendar.forget()
         }
     }
 
