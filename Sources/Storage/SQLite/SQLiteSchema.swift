@@ -518,7 +518,7 @@ enum SQLiteSchema {
     }
 
     /// Kept answers under an id of their own, in the order they were kept, with no index of keys:
-    /// each new key took a leaf of its own in the table's key order (8 of the 14 pages a keyed
+    /// each new key took a leaf of its own in the table's key order (7.5 of the 14.2 pages a keyed
     /// batch wrote to the WAL). Keys are found through `KeptKeys`, in memory. No AUTOINCREMENT
     /// (a row of `sqlite_sequence` rewritten with every key): a new row takes the id after the
     /// largest, and the sweep never deletes the newest row, so ids only grow.
