@@ -91,7 +91,6 @@ final class KeptKeys: Sendable {
 /// read on first need, with the rows the transaction adds.
 struct KeysInTransaction: Sendable {
     private let kept: KeptKeys
-    private var known: Int64 = 0
     private var recent: [KeyPlace: KeptKeys.Newest]?
     private var upTo: Int64 = 0
     private var swept: Double?
@@ -175,7 +174,7 @@ struct KeysInTransaction: Sendable {
     /// The rows past what the index knew when this transaction first needed them.
     private mutating func readRecent(_ db: Database) throws {
         guard recent == nil else { return }
-        known = kept.known
+        let known = kept.known
         upTo = known
         var rows: [KeyPlace: KeptKeys.Newest] = [:]
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: Self.rowsPast), arguments: [known])
