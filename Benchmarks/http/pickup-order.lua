@@ -6,7 +6,7 @@
 -- and again on one database, and each run's keys must be new).
 -- The requests are built once, as order.lua's, up to the key's number: a request is then two
 -- joins, where wrk.format, called per request, built the headers' table and the text anew, and
--- took from the two shared cores what the server would otherwise have (about 2 µs a request).
+-- took from the two shared cores what the server would otherwise have.
 local juices = { "strawberryBananaJuice", "mangoKiwiJuice", "strawberryJuice", "bananaJuice",
                  "pineappleJuice", "kiwiJuice", "mangoJuice" }
 local heads = {}
