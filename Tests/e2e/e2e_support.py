@@ -261,10 +261,12 @@ class ShopServer:
         try:
             self.process.wait(timeout=SHUTDOWN_TIMEOUT_S)
         except subprocess.TimeoutExpired:
+            stacks = thread_stacks(self.pid)
             self._kill()
             self.exit_seconds = float("inf")
             raise ServerProblem(f"the server did not exit within {SHUTDOWN_TIMEOUT_S} s of SIGTERM "
-                                f"(no graceful shutdown); killed it\n{self.log_tail()}")
+                                f"(no graceful shutdown); killed it\n{self.log_tail()}\n"
+                                f"--- where its threads were when it was killed ---\n{stacks}")
         self.exit_seconds = time.monotonic() - started
         if self.process.returncode != 0:
             raise ServerProblem(f"the server exited with status {self.process.returncode} after SIGTERM "
@@ -283,6 +285,23 @@ class ShopServer:
             return "(no server log)"
         tail = text.splitlines()[-lines:]
         return f"--- last {len(tail)} lines of {self.log_path} ---\n" + "\n".join(tail)
+
+
+def thread_stacks(pid: int, frames: int = 16) -> str:
+    """Where each thread of a process is, innermost `frames` frames each (gdb attached for a moment, Swift's
+    names demangled): what a server that does not stop waits in. A reason instead when gdb cannot tell."""
+    try:
+        traced = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "set print frame-arguments none",
+                                 "-ex", f"thread apply all bt {frames}"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"(no thread stacks: {error})"
+    stacks = "\n".join(line for line in traced.stdout.splitlines() if line.startswith(("Thread ", "#")))
+    if not stacks:
+        return f"(no thread stacks: gdb says {traced.stderr.strip()[-300:]})"
+    if swift := shutil.which("swift"):
+        demangled = subprocess.run([swift, "demangle", "--simplified"], input=stacks, capture_output=True, text=True)
+        stacks = demangled.stdout if demangled.returncode == 0 else stacks
+    return stacks
 
 
 def child_pids(pid: int) -> list[int]:

@@ -15,8 +15,10 @@ Clients here are plain sockets, so the test decides exactly what is sent, and wh
 """
 from __future__ import annotations
 
+import os
 import resource
 import selectors
+import signal
 import socket
 import struct
 import time
@@ -25,8 +27,9 @@ import pytest
 import requests
 
 from test_durability import read_strace, socket_writes, strace_command
-from e2e_support import (LIVE_REQUEST, ensure_open_file_limit, metric_value, open_fd_count, open_raw_live_stream,
-                         parse_http_answer, raw_exchange, read_answer_head, rss_kib, tcp_states_on_port, wait_for)
+from e2e_support import (LIVE_REQUEST, ServerProblem, ensure_open_file_limit, metric_value, open_fd_count,
+                         open_raw_live_stream, parse_http_answer, raw_exchange, read_answer_head, rss_kib,
+                         tcp_states_on_port, wait_for)
 
 OPEN_CONNECTIONS = "juicemaker_open_connections"
 LIVE_STREAMS = "juicemaker_live_streams"
@@ -326,6 +329,22 @@ def test_open_live_streams_end_cleanly_when_the_server_stops(start_server):
     finally:
         for sock in streams:
             sock.close()
+
+
+def test_a_server_that_does_not_stop_is_killed_and_the_report_shows_its_threads(start_server):
+    """A server that has not exited 10 s after SIGTERM (here it cannot: it is stopped, SIGSTOP) fails its
+    test and is killed, and the failure shows where each of its threads was (gdb's stacks), so that a hang
+    met once on CI can be read afterwards."""
+    server = start_server()
+    os.kill(server.pid, signal.SIGSTOP)
+    with pytest.raises(ServerProblem) as stopping:
+        server.stop()
+    report = str(stopping.value)
+    assert "did not exit within 10 s of SIGTERM" in report
+    assert not server.alive()
+    threads = [line for line in report.splitlines() if line.startswith("Thread ")]
+    assert any('"NIO-' in line for line in threads), f"no event loop's thread in the report:\n{report[-3000:]}"
+    assert "epoll_wait" in report, f"no thread's stack in the report:\n{report[-3000:]}"
 
 
 # --- the open-file limit ----------------------------------------------------------------------------
