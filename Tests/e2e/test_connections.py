@@ -345,7 +345,7 @@ def test_a_server_that_does_not_stop_is_killed_and_the_report_shows_its_threads(
     # Each thread's header and its innermost frame (#0) next: where it was. Not which call: a stopped event
     # loop is mostly in epoll_wait, but SIGSTOP may also catch it running (a timer, the start's last work).
     lines = report.splitlines()
-    threads = [(line, following) for line, following in zip(lines, lines[1:]) if line.startswith("Thread ")]
+    threads = [(line, following) for line, following in zip(lines, lines[1:] + [""]) if line.startswith("Thread ")]
     assert any('"NIO-' in line for line, _ in threads), f"no event loop's thread in the report:\n{report[-3000:]}"
     unplaced = [line for line, following in threads if not following.startswith("#0 ")]
     assert not unplaced, f"threads without their innermost frame: {unplaced}\n{report[-3000:]}"
