@@ -105,19 +105,28 @@ final class SQLiteGroupCommitWriter: Sendable {
         return error
     }
 
+    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it
+    /// (or the commit) throws. Its statements are prepared once per connection, as the savepoints'
+    /// are; GRDB's `inTransaction` prepares them again for every group.
+    private static func inTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        do {
+            let result = try body()
+            try db.cachedStatement(sql: "COMMIT").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK").execute() }
+            throw error
+        }
+    }
+
     /// Commits groups until no write is waiting.
     private func drain() {
         while let group = line.next() {
             do {
                 try file.verifyInPlace()
                 let answers = try pool.writeWithoutTransaction { db in
-                    var answers: [Answer] = []
-                    answers.reserveCapacity(group.count)
-                    try db.inTransaction(.immediate) {
-                        answers = try group.map { try $0.attempt(db) }
-                        return .commit
-                    }
-                    return answers
+                    try Self.inTransaction(db) { try group.map { try $0.attempt(db) } }
                 }
                 for answer in answers { answer() }
             } catch {
