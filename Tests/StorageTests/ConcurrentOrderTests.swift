@@ -45,8 +45,17 @@ import Testing
         }
         // Stock ran out: some orders were refused, and what is left cannot make the refused juices.
         #expect(accepted.count < 400)
-        let ledgerSums = try await stores[0].ledger(limit: nil)
-            .reduce(into: [FruitID: Int]()) { $0[$1.fruit, default: 0] += $1.delta }
+        let ledger = try await stores[0].ledger(limit: nil)
+        let ledgerSums = ledger.reduce(into: [FruitID: Int]()) { $0[$1.fruit, default: 0] += $1.delta }
         #expect(Stock(ledgerSums) == final)
+        // Each order's ledger lines name it and take its own juice's recipe, whichever batch (and
+        // which insert of its batch) stored them.
+        let linesOfOrder = Dictionary(grouping: ledger.filter { $0.cause == .order }, by: \.orderID)
+        for order in orders {
+            let taken = (linesOfOrder[order.id] ?? []).filter { $0.juice == order.juice }
+                .map { "\($0.fruit.rawValue) \(-$0.delta)" }.sorted()
+            let recipe = try menu.requireJuice(order.juice).recipe.map { "\($0.fruit.rawValue) \($0.amount)" }.sorted()
+            #expect(taken == recipe && linesOfOrder[order.id]?.count == recipe.count, "order \(order.id)")
+        }
     }
 }

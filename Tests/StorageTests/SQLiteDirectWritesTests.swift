@@ -1,11 +1,13 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 @testable import Storage
 import Testing
 
 /// `Database.run` binds through SQLite's C API what GRDB's arguments would: each kind of value
 /// stored as its own type, and a refused write an error naming its statement, the statement
-/// ready for the next write.
+/// ready for the next write. `Database.insert` stores any number of rows in order, and
+/// `Database.read` hands over every row.
 @Suite struct SQLiteDirectWritesTests {
     let queue: DatabaseQueue
 
@@ -45,5 +47,41 @@ import Testing
             try db.run(insert, 2, "second")
             #expect(try String.fetchAll(db, sql: "SELECT text FROM value ORDER BY id") == ["first", "second"])
         }
+    }
+
+    @Test(arguments: [0, 1, 5, 32, 45, 100])
+    func manyRowsAreInsertedInOrderWhateverTheirCount(_ count: Int) throws {
+        let insert = MultiRowInsert(into: "value", columns: ["id", "number", "text"])
+        let rows = try queue.write { db in
+            try db.insert((0..<count).map { $0 + 1 }, insert) { id, row in row.bind(id, id * 10, "row \(id)") }
+            var rows: [String] = []
+            try db.read("SELECT id, number, text FROM value WHERE id > ? ORDER BY id", 0) { statement in
+                rows.append("\(sqlite3_column_int64(statement, 0)) \(sqlite3_column_int64(statement, 1)) "
+                            + String(cString: sqlite3_column_text(statement, 2)))
+            }
+            return rows
+        }
+        #expect(rows == (0..<count).map { "\($0 + 1) \(($0 + 1) * 10) row \($0 + 1)" })
+    }
+
+    @Test func aRefusedRowUndoesItsWholeInsert() throws {
+        let insert = MultiRowInsert(into: "value", columns: ["id", "text"])
+        try queue.write { db in
+            try db.run("INSERT INTO value (id, text) VALUES (?, ?)", 3, "there")
+            #expect(throws: DatabaseError.self) {
+                try db.insert([1, 2, 3, 4], insert) { id, row in row.bind(id, "new") }
+            }
+            #expect(try db.integer("SELECT COUNT(*) FROM value") == 1)
+            #expect(try db.lastID(of: "value") == 3)
+            try db.insert([4, 5], insert) { id, row in row.bind(id, "new") }
+            #expect(try db.lastID(of: "value") == 5)
+        }
+    }
+
+    @Test func anEmptyTableHasNoLastIDAndAnEmptyReadNoInteger() throws {
+        let (lastID, number) = try queue.read { db in
+            (try db.lastID(of: "value"), try db.integer("SELECT number FROM value WHERE id = ?", 1))
+        }
+        #expect(lastID == 0 && number == nil)
     }
 }

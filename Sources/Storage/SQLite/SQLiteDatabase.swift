@@ -94,7 +94,7 @@ public final class SQLiteDatabase: Sendable {
 /// three tables, the shop's time zone.
 final class AsLastRead<Value: Sendable>: Sendable {
     private let read: @Sendable (Database) throws -> Value
-    private let last = Mutex<(dataVersion: Int, value: Value)?>(nil)
+    private let last = Mutex<(dataVersion: Int64, value: Value)?>(nil)
 
     init(read: @escaping @Sendable (Database) throws -> Value) {
         self.read = read
@@ -102,7 +102,7 @@ final class AsLastRead<Value: Sendable>: Sendable {
 
     /// The value, in a transaction of the writer's.
     func value(_ db: Database) throws -> Value {
-        let dataVersion = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        let dataVersion = try db.integer("PRAGMA data_version") ?? 0
         if let last = last.withLock({ $0 }), last.dataVersion == dataVersion { return last.value }
         let value = try read(db)
         last.withLock { $0 = (dataVersion, value) }

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import Synchronization
 
 /// Idempotency keys in SQLite. A keyed write's batch claims its keys and keeps their answers in
@@ -118,9 +119,7 @@ struct KeysInTransaction: Sendable {
     /// results are the batch's, to be handed out once committed, when the index learns the rows.
     mutating func keep<Commit>(_ finished: KeyedResults<Commit>, in db: Database) throws -> KeyedResults<Commit> {
         guard let first = finished.answers.first else { return finished }
-        for kept in finished.answers {
-            if let answer = kept.answer { try keep(answer, for: kept.write, in: db) }
-        }
+        try keep(finished.answers.compactMap { kept in kept.answer.map { ($0, kept.write) } }, in: db)
         if kept.sweep.isDue(at: first.write.time) {
             let oldest = IdempotencyStoreLimits.oldest(at: first.write.time)
             try db.run("""
@@ -133,15 +132,27 @@ struct KeysInTransaction: Sendable {
     }
 
     mutating func keep(_ answer: StoredAnswer, for write: IdempotentWrite, in db: Database) throws {
-        try readRecent(db)
-        let created = write.time.storedValue
-        try db.run("""
-            INSERT INTO idempotentRequest (scope, key, request, created, status, contentType, body) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, write.scope, write.key, write.request, created, answer.status, answer.contentType, answer.body)
-        let id = db.lastInsertedRowID
-        recent?[write.place] = KeptKeys.Newest(id: id, created: created)
-        upTo = max(upTo, id)
+        try keep([(answer, write)], in: db)
     }
+
+    /// Adds a row for each answer, with one insert for the lot, under ids that follow the table's last.
+    private mutating func keep(_ answers: [(answer: StoredAnswer, write: IdempotentWrite)], in db: Database) throws {
+        guard !answers.isEmpty else { return }
+        try readRecent(db)
+        let first = try db.lastID(of: "idempotentRequest") + 1
+        try db.insert(Array(zip(first..., answers)), Self.insert) { row, parameters in
+            let (id, (answer, write)) = row
+            parameters.bind(id, write.scope, write.key, write.request, write.time.storedValue, answer.status,
+                            answer.contentType, answer.body)
+        }
+        for (id, kept) in zip(first..., answers) {
+            recent?[kept.write.place] = KeptKeys.Newest(id: id, created: kept.write.time.storedValue)
+        }
+        upTo = max(upTo, first + Int64(answers.count) - 1)
+    }
+
+    static let insert = MultiRowInsert(into: "idempotentRequest", columns: [
+        "id", "scope", "key", "request", "created", "status", "contentType", "body"])
 
     /// Tells the index what this transaction read and wrote, once it committed.
     func learned() {
@@ -177,10 +188,11 @@ struct KeysInTransaction: Sendable {
         let known = kept.known
         upTo = known
         var rows: [KeyPlace: KeptKeys.Newest] = [:]
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: Self.rowsPast), arguments: [known])
-        while let row = try cursor.next() {
-            let id: Int64 = row[0]
-            rows[KeyPlace(scope: row[1], key: row[2])] = KeptKeys.Newest(id: id, created: row[3])
+        try db.read(Self.rowsPast, known) { row in
+            let id = sqlite3_column_int64(row, 0)
+            let place = KeyPlace(scope: String(cString: sqlite3_column_text(row, 1)),
+                                 key: String(cString: sqlite3_column_text(row, 2)))
+            rows[place] = KeptKeys.Newest(id: id, created: sqlite3_column_double(row, 3))
             upTo = id
         }
         recent = rows

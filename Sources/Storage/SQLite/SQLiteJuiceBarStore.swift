@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import JuiceBar
 
 /// The juice bar's stock in SQLite. Writes waiting at one moment are decided together against
@@ -129,8 +130,7 @@ extension SQLiteJuiceBarStore {
     static func fetchBook(_ db: Database, for needs: BookNeeds, menu: Menu) throws -> JuiceBarBook {
         var book = JuiceBarBook(menu: menu, stock: try fetchStock(db), calendar: needs.calendar)
         for day in needs.days {
-            book.lastNumbers[day] = try Int.fetchOne(
-                db.cachedStatement(sql: lastNumber), arguments: [day])
+            book.lastNumbers[day] = try db.integer(lastNumber, day).map(Int.init)
         }
         for id in needs.orders {
             book.orders[id] = try Row.fetchOne(
@@ -145,42 +145,54 @@ extension SQLiteJuiceBarStore {
               statusTime: row["statusTime"], readyTime: row["readyTime"], pickup: row["pickup"], member: row["accountId"])
     }
 
-    /// Writes a batch's plans: each new fruit or juice, each order and its ledger lines (ids from
-    /// the file, in order), then every changed count once.
+    /// Writes a batch's plans: each new fruit or juice and each changed order as it comes, then
+    /// the new orders and then the ledger lines, each kind with as few inserts as `MultiRowInsert`
+    /// allows, then every changed count once. Ids follow the file's last ones: the batch runs in
+    /// the writer's transaction, which holds the file's write lock.
     static func store(_ plans: [StockPlan], in db: Database) throws -> StoredStockPlans {
         var stored: [StockPlan] = []
+        stored.reserveCapacity(plans.count)
+        var newOrders: [Order] = []
+        var lines: [LedgerEntry] = []
         var counts: [FruitID: Int] = [:]
         var lastNumbers: [String: Int] = [:]
-        var version: Int64?
+        var lastOrderID = try plans.contains { $0.order != nil } ? db.lastID(of: "juiceOrder") : 0
+        var lastLineID = try db.lastID(of: "stockLedger")
         for var plan in plans {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
             if let juice = plan.newJuice { try insert(juice, in: db) }
             if let fruit = plan.newLevel {
                 try db.execute(sql: "UPDATE fruit SET reorderLevel = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
             }
-            if let order = plan.order {
-                try db.run("""
-                    INSERT INTO juiceOrder (juiceId, time, actor, accountId, number, day, status, statusTime, readyTime, pickup)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number, order.day,
-                    order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.pickup)
-                plan.order?.id = db.lastInsertedRowID
+            if var order = plan.order {
+                lastOrderID += 1
+                order.id = lastOrderID
+                plan.order = order
+                newOrders.append(order)
                 lastNumbers[order.day] = order.number
             }
             if let order = plan.changedOrder {
                 try db.run("UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?",
                            order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.id)
             }
-            plan.ledger = try plan.ledgerLines(orderID: plan.order?.id).map { line in
+            plan.ledger = plan.ledgerLines(orderID: plan.order?.id).map { line in
                 var line = line
-                try record(line, in: db)
-                line.id = db.lastInsertedRowID
+                lastLineID += 1
+                line.id = lastLineID
                 return line
             }
-            version = plan.ledger.last?.id ?? version
+            lines += plan.ledger
             counts.merge(plan.counts) { _, newer in newer }
             stored.append(plan)
+        }
+        try db.insert(newOrders, orderInsert) { order, row in
+            row.bind(order.id, order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number,
+                     order.day, order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue,
+                     order.pickup)
+        }
+        try db.insert(lines, ledgerInsert) { line, row in
+            row.bind(line.id, line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter,
+                     line.cause.rawValue, line.juice?.rawValue, line.orderID, line.actor)
         }
         for (fruit, count) in counts { try write(count: count, of: fruit, in: db) }
         for (day, number) in lastNumbers {
@@ -189,23 +201,24 @@ extension SQLiteJuiceBarStore {
                 ON CONFLICT (day) DO UPDATE SET lastNumber = excluded.lastNumber
                 """, day, number)
         }
-        return StoredStockPlans(plans: stored, version: try version ?? fetchVersion(db))
+        return StoredStockPlans(plans: stored, version: lastLineID)
     }
+
+    static let orderInsert = MultiRowInsert(into: "juiceOrder", columns: [
+        "id", "juiceId", "time", "actor", "accountId", "number", "day", "status", "statusTime", "readyTime", "pickup"])
+    static let ledgerInsert = MultiRowInsert(into: "stockLedger", columns: [
+        "id", "time", "fruitId", "delta", "countAfter", "cause", "juiceId", "orderId", "actor"])
 
     static func fetchStock(_ db: Database) throws -> Stock {
         var stock = Stock()
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, count FROM fruit")) {
-            stock[FruitID(row[0])] = row[1]
+        try db.read("SELECT id, count FROM fruit") { row in
+            stock[FruitID(String(cString: sqlite3_column_text(row, 0)))] = Int(sqlite3_column_int64(row, 1))
         }
         return stock
     }
 
     static func fetchSnapshot(_ db: Database) throws -> StockSnapshot {
-        StockSnapshot(stock: try fetchStock(db), version: try fetchVersion(db))
-    }
-
-    static func fetchVersion(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM stockLedger") ?? 0
+        StockSnapshot(stock: try fetchStock(db), version: try db.lastID(of: "stockLedger"))
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {
@@ -230,14 +243,5 @@ extension SQLiteJuiceBarStore {
                 sql: "INSERT INTO recipeIngredient (juiceId, fruitId, amount, position) VALUES (?, ?, ?, ?)",
                 arguments: [juice.id.rawValue, ingredient.fruit.rawValue, ingredient.amount, position])
         }
-    }
-
-    static func record(_ line: LedgerEntry, in db: Database) throws {
-        try db.run("""
-            INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, juiceId, orderId, actor)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue,
-            line.juice?.rawValue, line.orderID, line.actor)
     }
 }
