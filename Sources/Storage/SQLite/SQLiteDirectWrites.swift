@@ -62,7 +62,8 @@ extension Database {
     }
 }
 
-/// The parameters of a cached write, bound in order through SQLite's C API.
+/// The parameters of a cached statement (a write or a small read), bound in order through
+/// SQLite's C API.
 struct Parameters {
     private let statement: OpaquePointer
     private var index: Int32 = 0

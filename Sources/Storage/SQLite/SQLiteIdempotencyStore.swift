@@ -140,15 +140,16 @@ struct KeysInTransaction: Sendable {
         guard !answers.isEmpty else { return }
         try readRecent(db)
         let first = try db.lastID(of: "idempotentRequest") + 1
-        try db.insert(Array(zip(first..., answers)), Self.insert) { row, parameters in
+        let rows = Array(zip(first..., answers))
+        try db.insert(rows, Self.insert) { row, parameters in
             let (id, (answer, write)) = row
             parameters.bind(id, write.scope, write.key, write.request, write.time.storedValue, answer.status,
                             answer.contentType, answer.body)
         }
-        for (id, kept) in zip(first..., answers) {
+        for (id, kept) in rows {
             recent?[kept.write.place] = KeptKeys.Newest(id: id, created: kept.write.time.storedValue)
+            upTo = max(upTo, id)
         }
-        upTo = max(upTo, first + Int64(answers.count) - 1)
     }
 
     static let insert = MultiRowInsert(into: "idempotentRequest", columns: [
