@@ -2,6 +2,7 @@ import Foundation
 import JuiceBar
 internal import GRDB
 @testable import Storage
+import Synchronization
 import Testing
 import VendingMachine
 
@@ -358,6 +359,44 @@ import VendingMachine
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_sequence WHERE name IN ('juiceOrder', 'stockLedger')")
         }
         #expect(counters.isEmpty, "\(counters)")
+    }
+
+    /// What SQLite itself runs (its statement trace), not what the store asks: a batch of 40
+    /// two-fruit orders is two inserts of orders (32 and 8 rows), three of ledger lines (32, 32 and
+    /// 16) and the day's last number, under ids that follow the file's last.
+    @Test func aBatchInsertsItsOrdersAndLedgerLinesManyRowsToAStatement() async throws {
+        let database = try SQLiteDatabase(path: path)
+        let time = Date()
+        let batch = (0..<40).map { _ in
+            PendingWrite<StockWrite>(write: .order("mangoKiwiJuice", member: nil), actor: "test", time: time)
+        }
+        let stock = Stock(Dictionary(uniqueKeysWithValues: Menu.seed.fruits.map { ($0.id, 1_000) }))
+        let plans = DecidedStockBatch(batch, on: JuiceBarBook(menu: .seed, stock: stock)).plans
+        let inserts = Mutex<[String]>([])
+        let (before, stored) = try await database.pool.writeWithoutTransaction { db in
+            let before = try db.lastID(of: "stockLedger")
+            db.trace { event in
+                guard case .statement(let statement) = event, statement.sql.hasPrefix("INSERT") else { return }
+                inserts.withLock { $0.append(statement.sql) }
+            }
+            defer { db.trace(options: [], nil) }
+            var stored: StoredStockPlans?
+            try db.inTransaction {
+                stored = try SQLiteJuiceBarStore.store(plans, in: db)
+                return .commit
+            }
+            return (before, stored!)
+        }
+        let rows = inserts.withLock { $0 }.map { sql in
+            "\(sql.split(separator: " ")[2]) \(sql.components(separatedBy: "), (").count)"
+        }
+        #expect(rows == ["juiceOrder 32", "juiceOrder 8", "stockLedger 32", "stockLedger 32", "stockLedger 16", "orderDay 1"])
+        #expect(stored.plans.flatMap(\.ledger).map(\.id) == Array(before + 1...before + 80))
+        #expect(stored.version == before + 80)
+        let ledgerOrders = try await database.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT orderId FROM stockLedger WHERE id > ? ORDER BY id", arguments: [before])
+        }
+        #expect(ledgerOrders == stored.plans.flatMap { plan in plan.ledger.map { _ in plan.order!.id } })
     }
 
     @Test func aFullDiskIsStorageFullAndLeavesNothingPartial() async throws {
