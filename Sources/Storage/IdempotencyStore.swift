@@ -73,8 +73,10 @@ public enum IdempotencyStoreLimits {
 /// since the request sends the very bytes kept (`kept`, once committed), a replay is exactly the
 /// first answer. An answer that is the server's failure (nil from `render`) keeps nothing.
 public struct IdempotentWrite: Sendable {
-    public let scope: String
-    public let key: String
+    /// The key's place, made once: a batch looks it up in several tables.
+    let place: KeyPlace
+    public var scope: String { place.scope }
+    public var key: String { place.key }
     public let request: String
     public let time: Date
     private var render: @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?
@@ -86,8 +88,7 @@ public struct IdempotentWrite: Sendable {
         scope: String, key: String, request: String, time: Date,
         answering: @escaping @Sendable (Result<Answered, any Error>) -> StoredAnswer?
     ) {
-        self.scope = scope
-        self.key = key
+        place = KeyPlace(scope: scope, key: key)
         self.request = request
         self.time = time
         render = { result in answering(result.map { $0 as! Answered }) }
@@ -115,18 +116,31 @@ public struct IdempotentWrite: Sendable {
     /// Called once the transaction that kept `answer` committed.
     func committed(_ answer: StoredAnswer?) { keeping.answer.withLock { $0 = answer } }
 
-    /// The key's place: a key is one per scope.
-    var place: KeyPlace { KeyPlace(scope: scope, key: key) }
-
     private final class Kept: Sendable {
         let answer = Mutex<StoredAnswer?>(nil)
     }
 }
 
-/// Where a key is kept: its scope and the key itself.
-struct KeyPlace: Hashable, Comparable {
+/// Where a key is kept: its scope and the key itself. Its hash is computed once, when it is made.
+struct KeyPlace: Hashable, Comparable, Sendable {
     let scope: String
     let key: String
+    private let hash: Int
+
+    init(scope: String, key: String) {
+        self.scope = scope
+        self.key = key
+        var hasher = Hasher()
+        hasher.combine(scope)
+        hasher.combine(key)
+        hash = hasher.finalize()
+    }
+
+    static func == (left: KeyPlace, right: KeyPlace) -> Bool {
+        left.hash == right.hash && left.scope == right.scope && left.key == right.key
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
     static func < (left: KeyPlace, right: KeyPlace) -> Bool { (left.scope, left.key) < (right.scope, right.key) }
 }

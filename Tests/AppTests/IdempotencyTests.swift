@@ -1,5 +1,6 @@
 @testable import App
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -60,6 +61,20 @@ import Testing
             #expect(again.headers[IdempotentRequests.replayedHeader] == "true")
             #expect(try await client.json(.get, "/api/orders").text == "[]")
             #expect(try await client.json(.post, "/api/orders", strawberry, headers: Self.key("tap-3")).status == .created)
+        }
+    }
+
+    @Test func twoKeysInOneRequestAre400AndOrderNothing() async throws {
+        try await TestShop().run { client in
+            var headers = Self.key("tap-5")
+            headers.append(HTTPField(name: IdempotentRequests.header, value: "tap-6"))
+
+            let refused = try await client.json(.post, "/api/orders", Self.banana, headers: headers)
+
+            #expect(refused.status == .badRequest)
+            #expect(try refused.decode(ErrorBody.self).error == "invalid_idempotency_key")
+            #expect(try await client.json(.get, "/api/orders").text == "[]")
+            #expect(try await client.json(.post, "/api/orders", Self.banana, headers: Self.key("tap-5")).status == .created)
         }
     }
 

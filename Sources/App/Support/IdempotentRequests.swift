@@ -47,10 +47,7 @@ struct IdempotentRequests: Sendable {
         answering answer: @escaping @Sendable (Answered) -> StoredAnswer, lookup: KeyLookup = .inWrite,
         _ act: (Request, ShopRequestContext, IdempotentWrite?) async throws -> Answered
     ) async throws -> Response {
-        guard let key = request.headers[Self.header] else { return Response(answer(try await act(request, context, nil))) }
-        guard Self.isValid(key) else {
-            throw APIError(.badRequest, "invalid_idempotency_key", .invalidIdempotencyKey)
-        }
+        guard let key = try Self.key(of: request) else { return Response(answer(try await act(request, context, nil))) }
         var request = request
         let body: ByteBuffer
         do {
@@ -62,8 +59,9 @@ struct IdempotentRequests: Sendable {
         let asked = Asked(scope: context.account.map { "account:\($0.id)" } ?? "guest:\(context.clientAddress)", key: key,
                           request: "\(request.method) \(request.uri.path)\n\(String(buffer: body))",
                           language: context.language, giveUp: ContinuousClock.now + Self.patience)
-        try await inFlight.take(asked.place, until: asked.giveUp)
-        defer { inFlight.release(asked.place) }
+        let place = asked.place
+        try await inFlight.take(place, until: asked.giveUp)
+        defer { inFlight.release(place) }
         if lookup == .before,
            let earlier = try await earlier(try await store.find(scope: asked.scope, key: key, request: asked.request, at: now()),
                                            asked) {
@@ -145,6 +143,19 @@ struct IdempotentRequests: Sendable {
         let refusal = APIError(error)
         guard refusal.status.code < 500 else { return nil }
         return StoredAnswer.json(refusal.json(in: language, menu: menu), status: refusal.status)
+    }
+
+    /// The request's key: nil without the header; 400 for one that is not valid, or for two.
+    /// Read from the fields themselves: `headers[name]` joins every value into a new string.
+    static func key(of request: Request) throws -> String? {
+        var key: String?
+        for field in request.headers where field.name == header {
+            guard key == nil, isValid(field.value) else {
+                throw APIError(.badRequest, "invalid_idempotency_key", .invalidIdempotencyKey)
+            }
+            key = field.value
+        }
+        return key
     }
 
     /// A key is 1 to 255 visible ASCII characters (a UUID, typically).
