@@ -38,6 +38,19 @@ import Testing
         #expect(row[0]["typeof(missing)"] == "null")
     }
 
+    /// A text is bound with its length: one with a NUL is kept whole, a short one (Swift keeps
+    /// it inline) and an empty one are text too, not NULL.
+    @Test(arguments: ["kiwi\u{0}mango", "kiwi", "", String(repeating: "딸기", count: 40)])
+    func aTextIsStoredWhole(_ text: String) throws {
+        let stored = try queue.write { db in
+            try db.run("INSERT INTO value (id, text) VALUES (?, ?)", 1, text)
+            // As bytes: GRDB reads a text as a C string, which would end at the NUL.
+            return try Row.fetchOne(db, sql: "SELECT typeof(text), CAST(text AS BLOB) AS bytes FROM value")!
+        }
+        #expect(stored["typeof(text)"] == "text")
+        #expect(stored["bytes"] == Data(text.utf8))
+    }
+
     @Test func aRefusedWriteThrowsItsErrorAndTheStatementRunsAgain() throws {
         let insert = "INSERT INTO value (id, text) VALUES (?, ?)"
         try queue.write { db in

@@ -137,8 +137,12 @@ extension Bool: SQLiteBindable {
 }
 
 extension String: SQLiteBindable {
+    /// Bound with its length: a text with a NUL in it is kept whole (as a C string it would end
+    /// there), and no C string is made of it first.
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        sqlite3_bind_text(statement, index, self, -1, transient)
+        guard !isEmpty else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+        var text = self
+        return text.withUTF8 { sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), transient) }
     }
 }
 
