@@ -152,5 +152,15 @@ public enum ReportChain {
 }
 
 extension Digest {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    /// The digest in lowercase hex.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(Self.byteCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

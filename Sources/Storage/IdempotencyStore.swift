@@ -1,4 +1,7 @@
+import Crypto
+import DayClose
 import Foundation
+import NIOCore
 import Synchronization
 
 /// An answer as it was sent, kept so that a repeat of the request gets it again.
@@ -36,6 +39,24 @@ public enum IdempotencyClaim: Hashable, Sendable {
     }
 }
 
+/// What a keyed request asked, as its key keeps it and a repeat is compared with it: the SHA-256
+/// of its method, path and body, in hex. 64 characters whatever the body, and none an engine's
+/// text cannot hold: kept as text, a body with a NUL byte in it ended at the NUL in SQLite (so a
+/// retry of it met "another request", 422) and was refused by PostgreSQL (a 500).
+public enum RequestFingerprint {
+    public static func of(method: String, path: String, body: ByteBuffer) -> String {
+        var hash = SHA256()
+        hash.update(data: Array("\(method) \(path)\n".utf8))
+        body.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+        return hash.finalize().hex
+    }
+
+    /// The fingerprint of a request kept before as its text, `METHOD PATH\nBODY`.
+    static func of(keptText text: String) -> String {
+        SHA256.hash(data: Array(text.utf8)).hex
+    }
+}
+
 /// A keyed write found its key taken by an earlier request, inside its own transaction: it did
 /// nothing, and `claim` says what the earlier request left.
 public struct KeyAlreadyUsed: Error, Sendable {
@@ -48,7 +69,7 @@ public struct KeyAlreadyUsed: Error, Sendable {
 /// answer came from no keyed write.
 public protocol IdempotencyStore: Sendable {
     /// What is kept for `key` in `scope` (an account, or a guest's address), given what is asked
-    /// now (method, path and body); nil for a key not used within `IdempotencyStoreLimits.lifetime`.
+    /// now (`RequestFingerprint`); nil for a key not used within `IdempotencyStoreLimits.lifetime`.
     /// A read: it commits nothing.
     func find(scope: String, key: String, request: String, at time: Date) async throws -> IdempotencyClaim?
     /// Keeps `answer` for `write`'s key in a commit of its own, for a request whose answer came
@@ -77,6 +98,7 @@ public struct IdempotentWrite: Sendable {
     let place: KeyPlace
     public var scope: String { place.scope }
     public var key: String { place.key }
+    /// What the request asked: its `RequestFingerprint`.
     public let request: String
     public let time: Date
     private var render: @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?

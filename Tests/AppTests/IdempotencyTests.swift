@@ -78,6 +78,22 @@ import Testing
         }
     }
 
+    /// The request a key was kept for is stored whole: a retry of a body with a NUL byte in it
+    /// (refused, 400) is that request again, not another one (422) whose text ended at the NUL.
+    @Test func aRetryOfABodyWithANulByteIsReplayed() async throws {
+        try await TestShop().run { client in
+            let body = "{\"juice\":\"banana\u{0}Juice\"}"
+            let first = try await client.json(.post, "/api/orders", body, headers: Self.key("tap-7"))
+            #expect(first.status == .badRequest)
+
+            let again = try await client.json(.post, "/api/orders", body, headers: Self.key("tap-7"))
+
+            #expect(again.status == .badRequest)
+            #expect(again.text == first.text)
+            #expect(again.headers[IdempotentRequests.replayedHeader] == "true")
+        }
+    }
+
     @Test func theSameKeyWithAnotherBodyOrRouteIs422AndDoesNothing() async throws {
         try await TestShop().run { client in
             let first = try await client.json(.post, "/api/orders", Self.banana, headers: Self.key("tap-4"))

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import NIOCore
 import Storage
 import Testing
 import VendingMachine
@@ -183,5 +184,36 @@ import VendingMachine
         #expect(try await keys.find(scope: "guest:a", key: "old", request: "POST /api/orders\n{}", at: then) == .answered(answer))
         _ = try await shop.juiceBar.order("bananaJuice", actor: "g", key: Self.key("new"))
         #expect(try await keys.find(scope: "guest:a", key: "old", request: "POST /api/orders\n{}", at: then) == nil)
+    }
+
+    /// A key kept before fingerprints held its request's text (`METHOD PATH\nBODY`); the
+    /// migration turns it into the fingerprint the same request has now, so a retry across the
+    /// upgrade is still a replay.
+    @Test(arguments: Engine.available)
+    func aKeyKeptAsItsRequestsTextAnswersThatRequestAfterTheUpgrade(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let body = #"{"juice":"bananaJuice","pickup":true}"#
+        let created = TestShop.now().timeIntervalSince1970
+        let statements = engine == .sqlite ? [
+            "DELETE FROM grdb_migrations WHERE identifier = 'idempotency.v4.requestFingerprints'",
+            """
+            INSERT INTO idempotentRequest (scope, key, request, created, status, contentType, body)
+                VALUES ('guest:a', 'old', 'POST /api/orders\n\(body)', \(created), 201, 'text/plain', X'6f6c64')
+            """,
+        ] : [
+            "DELETE FROM schema_migration WHERE name = 'request_fingerprints.v11'",
+            """
+            INSERT INTO idempotent_request (scope, key, request, created, status, content_type, body)
+                VALUES ('guest:a', 'old', E'POST /api/orders\\n\(body)', \(created), 201, 'text/plain', '\\x6f6c64')
+            """,
+        ]
+        for statement in statements { try await shop.executeBehindTheShop(statement) }
+
+        let keys = try await shop.reopen().idempotency
+        let asked = RequestFingerprint.of(method: "POST", path: "/api/orders", body: ByteBuffer(string: body))
+        #expect(try await keys.find(scope: "guest:a", key: "old", request: asked, at: TestShop.now())
+                == .answered(StoredAnswer(status: 201, contentType: "text/plain", body: Array("old".utf8))))
+        let other = RequestFingerprint.of(method: "POST", path: "/api/orders", body: ByteBuffer(string: "{}"))
+        #expect(try await keys.find(scope: "guest:a", key: "old", request: other, at: TestShop.now()) == .mismatch)
     }
 }

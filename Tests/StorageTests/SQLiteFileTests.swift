@@ -255,7 +255,8 @@ import VendingMachine
             """)
         let database = try SQLiteDatabase(path: path)
         let keys = SQLiteIdempotencyStore(database: database)
-        #expect(try await keys.find(scope: "guest:a", key: "late", request: "POST /x", at: Self.noonOfTheOldDay)
+        #expect(try await keys.find(scope: "guest:a", key: "late", request: RequestFingerprint.of(keptText: "POST /x"),
+                                    at: Self.noonOfTheOldDay)
                 == .answered(StoredAnswer(status: 201, contentType: "text/plain", body: Array("late".utf8))))
         let answer = StoredAnswer(status: 201, contentType: "text/plain", body: [])
         let write = IdempotentWrite(scope: "guest:a", key: "new", request: "POST /x", time: Self.noonOfTheOldDay) {

@@ -460,6 +460,23 @@ def test_a_day_closed_on_one_instance_is_closed_on_both_and_verifies(shops):
     assert verified.returncode == 0, verified.stderr
 
 
+def test_a_keyed_body_with_a_nul_byte_is_refused_once_and_replayed_on_the_other_instance(shops):
+    """A body with a NUL byte is no JSON: 400 on A, kept with its key, and its retry on B is that answer
+    again. PostgreSQL's text cannot hold a NUL, so the key keeps the request's fingerprint, not its
+    text (which made this a 500)."""
+    a, b = shops
+    body = b'{"juice":"banana\x00Juice","pickup":true}'
+    headers = {"Content-Type": "application/json", "Idempotency-Key": "tap-nul"}
+    first = ShopApi(a.url).post("/api/orders", data=body, headers=headers)
+    assert_error(first, 400, code="bad_json")
+
+    again = ShopApi(b.url).post("/api/orders", data=body, headers=headers)
+
+    assert again.status_code == 400 and again.content == first.content, again.text
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert_error(ShopApi(b.url).post("/api/orders", data=b"{}", headers=headers), 422, code="idempotency_key_reused")
+
+
 def test_a_session_made_on_one_instance_works_on_the_other_until_signed_out_there(shops):
     """Signed in on A, the same cookie is the same staff member on B; signing out on B ends it on A."""
     a, b = shops

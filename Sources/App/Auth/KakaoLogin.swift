@@ -1,4 +1,5 @@
 import Crypto
+import DayClose
 import Foundation
 import Hummingbird
 import JuiceBar
@@ -204,7 +205,7 @@ struct KakaoLogin: Sendable {
 
     /// What the database keeps of the binding: its SHA-256, so a copy of the database cannot finish a flow.
     static func digest(_ binding: String) -> String {
-        SHA256.hash(data: Data(binding.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(binding.utf8)).hex
     }
 
     /// Over HTTPS `__Host-`, like the session's; sent on the provider's top-level redirect back (Lax).

@@ -57,7 +57,7 @@ struct IdempotentRequests: Sendable {
         }
         request.body = .init(buffer: body)
         let asked = Asked(scope: context.account.map { "account:\($0.id)" } ?? "guest:\(context.clientAddress)", key: key,
-                          request: "\(request.method) \(request.uri.path)\n\(String(buffer: body))",
+                          request: RequestFingerprint.of(method: request.method.rawValue, path: request.uri.path, body: body),
                           language: context.language, giveUp: ContinuousClock.now + Self.patience)
         let place = asked.place
         try await inFlight.take(place, until: asked.giveUp)

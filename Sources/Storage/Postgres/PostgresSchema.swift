@@ -55,6 +55,11 @@ enum PostgresSchema {
         ("indexes_for_their_reads.v10", { connection in
             for statement in indexesForTheirReads { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
+        // A kept key holds what its request asked as a `RequestFingerprint`: the SHA-256 of the
+        // text it held before (`METHOD PATH\nBODY`), as the new code computes it.
+        ("request_fingerprints.v11", { connection in
+            try await connection.run("UPDATE idempotent_request SET request = encode(sha256(convert_to(request, 'UTF8')), 'hex')")
+        }),
     ]
 
     /// Applies what is missing, holding a lock so that instances starting together take turns;

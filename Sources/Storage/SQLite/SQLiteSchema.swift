@@ -28,6 +28,7 @@ enum SQLiteSchema {
         ("juiceBar.v7.orderDays", orderDays),
         ("idempotency.v2.sweptByScan", keysSweptByScan),
         ("idempotency.v3.keptInArrivalOrder", keptInArrivalOrder),
+        ("idempotency.v4.requestFingerprints", requestFingerprints),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -539,6 +540,17 @@ enum SQLiteSchema {
             DROP TABLE idempotentRequest;
             ALTER TABLE idempotentRequestByArrival RENAME TO idempotentRequest;
             """)
+    }
+
+    /// A kept key holds what its request asked as a `RequestFingerprint`, no longer as its text
+    /// (`METHOD PATH\nBODY`), which a NUL byte in the body cut short.
+    private static func requestFingerprints(_ db: Database) throws {
+        let fingerprint = DatabaseFunction("requestFingerprint", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map(RequestFingerprint.of(keptText:))
+        }
+        db.add(function: fingerprint)
+        defer { db.remove(function: fingerprint) }
+        try db.execute(sql: "UPDATE idempotentRequest SET request = requestFingerprint(request)")
     }
 
     /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN
