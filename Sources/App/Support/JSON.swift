@@ -38,6 +38,7 @@ extension Request {
         } catch {
             throw APIError(.contentTooLarge, "too_large", .tooLarge)
         }
+        if let value = FlatJSON.decode(Value.self, from: buffer) { return value }
         do {
             return try Self.jsonDecoder.decode(Value.self, from: Data(buffer: buffer))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
