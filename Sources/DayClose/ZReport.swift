@@ -152,15 +152,18 @@ public enum ReportChain {
 }
 
 extension Digest {
-    /// The digest in lowercase hex.
+    /// The digest in lowercase hex, written straight into the string's storage: through an array
+    /// of the digest's bytes and one of the text's, it was 2 µs of a keyed request (`perf`).
     public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(Self.byteCount * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+                let digits: StaticString = "0123456789abcdef"
+                for (index, byte) in bytes.enumerated() {
+                    text[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                    text[2 * index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                }
+                return bytes.count * 2
+            }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -46,7 +46,8 @@ public enum IdempotencyClaim: Hashable, Sendable {
 public enum RequestFingerprint {
     public static func of(method: String, path: String, body: ByteBuffer) -> String {
         var hash = SHA256()
-        hash.update(data: Array("\(method) \(path)\n".utf8))
+        var head = "\(method) \(path)\n"
+        head.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         body.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
         return hash.finalize().hex
     }
