@@ -94,7 +94,10 @@ public enum IdempotencyStoreLimits {
 /// So the write, its key and its answer commit together or not at all, in one group commit; and
 /// since the request sends the very bytes kept (`kept`, once committed), a replay is exactly the
 /// first answer. An answer that is the server's failure (nil from `render`) keeps nothing.
-public struct IdempotentWrite: Sendable {
+///
+/// A class: a write is handed from the request to the batch and through it (its pending write, the
+/// claim, the answers kept), and as a struct of five references each hand-over was five retains.
+public final class IdempotentWrite: Sendable {
     /// The key's place, made once: a batch looks it up in several tables.
     let place: KeyPlace
     public var scope: String { place.scope }
@@ -102,30 +105,38 @@ public struct IdempotentWrite: Sendable {
     /// What the request asked: its `RequestFingerprint`.
     public let request: String
     public let time: Date
-    private var render: @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?
-    private let keeping = Kept()
+    private let render: @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?
+    private let keeping: Kept
 
     /// `answering` renders the answer of the write from what its store decided: the store's
     /// commit, or the write's refusal; nil for an answer that must not be kept (a 5xx).
-    public init<Answered: Sendable>(
+    public convenience init<Answered: Sendable>(
         scope: String, key: String, request: String, time: Date,
         answering: @escaping @Sendable (Result<Answered, any Error>) -> StoredAnswer?
     ) {
-        place = KeyPlace(scope: scope, key: key)
+        self.init(place: KeyPlace(scope: scope, key: key), request: request, time: time, keeping: Kept()) { result in
+            answering(result.map { $0 as! Answered })
+        }
+    }
+
+    private init(place: KeyPlace, request: String, time: Date, keeping: Kept,
+                 render: @escaping @Sendable (Result<any Sendable, any Error>) -> StoredAnswer?) {
+        self.place = place
         self.request = request
         self.time = time
-        render = { result in answering(result.map { $0 as! Answered }) }
+        self.keeping = keeping
+        self.render = render
     }
 
     /// The same key for a store that decides `Commit`, which its caller turns into the `Answered`
-    /// the request renders (an order's receipt from the stock commit).
+    /// the request renders (an order's receipt from the stock commit). Both keep one answer.
     public func receiving<Commit: Sendable, Answered: Sendable>(
         _ transform: @escaping @Sendable (Commit) -> Answered
     ) -> IdempotentWrite {
-        var write = self
         let render = self.render
-        write.render = { result in render(result.map { transform($0 as! Commit) as any Sendable }) }
-        return write
+        return IdempotentWrite(place: place, request: request, time: time, keeping: keeping) { result in
+            render(result.map { transform($0 as! Commit) as any Sendable })
+        }
     }
 
     /// The answer to keep for the write's result; nil: keep nothing.
