@@ -6,23 +6,25 @@ import Testing
 
 /// What every engine must do for day reports; each test runs on each engine.
 @Suite struct DayReportContractTests {
-    let tomorrow: @Sendable () -> Date = { TestShop.now() + 86_400 }
+    /// The shop's clock, from noon today: a run crossing midnight does not turn a test's day.
+    let now = TestShop.clock(startingAt: TestShop.todayAtNoon)
+    var tomorrow: @Sendable () -> Date { { [now] in now() + 86_400 } }
 
     @Test(arguments: Engine.available)
     func reportsChainDayAfterDayAndVerifyUntilARecordIsChanged(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
+        let shop = try await TestShop(engine, now: now)
         let first = try await shop.juiceBar.order("kiwiJuice", actor: "t").order
         let cancelled = try await shop.juiceBar.order("bananaJuice", actor: "t", pickup: true).order
         _ = try await shop.juiceBar.cancel(order: cancelled.id, by: .staff, actor: "s")
-        _ = try await shop.vending.insert(1000, actor: "g", at: Date())
-        let today = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        _ = try await shop.vending.insert(1000, actor: "g", at: now())
+        let today = ShopDays(shop.database, calendar: ShopCalendar(), now: now)
         let one = try await today.close()
         #expect(one.report.number == 1 && one.report.previousHash == ReportChain.genesis)
         #expect(one.report.orders["kiwiJuice"] == JuiceTally(made: 1, cancelled: 0))
         #expect(one.report.orders["bananaJuice"] == JuiceTally(made: 0, cancelled: 1))
         #expect(one.report.money == MoneyTally(inserted: 1000, spent: 0, returned: 0, balance: 1000))
         await #expect(throws: DayCloseError.alreadyClosed(day: one.report.day)) { try await today.close() }
-        let yesterday = ShopDays(shop.database, calendar: ShopCalendar(), now: { TestShop.now() - 86_400 })
+        let yesterday = ShopDays(shop.database, calendar: ShopCalendar(), now: { [now] in now() - 86_400 })
         await #expect(throws: DayCloseError.self, "a day before the last one closed") { try await yesterday.close() }
         _ = try await shop.juiceBar.order("mangoJuice", actor: "t")
 
@@ -47,10 +49,10 @@ import Testing
 
     @Test(arguments: Engine.available)
     func anOrderOpenAtTheCloseMayMoveOnButNotBeMarkedCancelledBehindTheShop(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
+        let shop = try await TestShop(engine, now: now)
         let waiting = try await shop.juiceBar.order("kiwiJuice", actor: "m", pickup: true).order
         let other = try await shop.juiceBar.order("mangoJuice", actor: "m", pickup: true).order
-        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: now)
         let report = try await days.close().report
         #expect(report.open == [waiting.id, other.id])
         _ = try await shop.juiceBar.cancel(order: other.id, by: .staff, actor: "s")
@@ -65,8 +67,8 @@ import Testing
 
     @Test(arguments: Engine.available)
     func aStoredReportCannotBeChangedOrDeleted(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
-        let sealed = try await ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now).close()
+        let shop = try await TestShop(engine, now: now)
+        let sealed = try await ShopDays(shop.database, calendar: ShopCalendar(), now: now).close()
         let table = engine == .sqlite ? "dayReport" : "day_report"
         for statement in ["UPDATE \(table) SET body = '{}'", "DELETE FROM \(table)"] {
             await #expect(throws: (any Error).self, "\(statement)") { try await shop.executeBehindTheShop(statement) }
@@ -86,8 +88,8 @@ import Testing
 
     @Test(arguments: Engine.available)
     func concurrentClosesStoreOneReport(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
-        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let shop = try await TestShop(engine, now: now)
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: now)
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 { group.addTask { (try? await days.close()) != nil } }
             return await group.reduce(into: []) { $0.append($1) }
@@ -98,14 +100,14 @@ import Testing
 
     @Test(arguments: Engine.available)
     func aCloseAmidOrdersAndSalesCoversExactlyWhatCommittedBeforeIt(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
+        let shop = try await TestShop(engine, now: now)
         _ = try await shop.juiceBar.deliver("banana", count: 200, actor: "t")
-        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: TestShop.now)
+        let days = ShopDays(shop.database, calendar: ShopCalendar(), now: now)
         let sealed = try await withThrowingTaskGroup(of: SealedReport?.self) { group in
             for index in 0..<60 {
                 group.addTask {
                     if index == 30 { return try await days.close() }
-                    if index % 3 == 0 { _ = try await shop.vending.insert(100, actor: "g", at: Date()) }
+                    if index % 3 == 0 { _ = try await shop.vending.insert(100, actor: "g", at: now()) }
                     _ = try await shop.juiceBar.order("bananaJuice", actor: "t")
                     return nil
                 }

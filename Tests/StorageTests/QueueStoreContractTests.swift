@@ -7,7 +7,7 @@ import Testing
 @Suite struct QueueStoreContractTests {
     @Test(arguments: Engine.available)
     func ordersAreNumberedAndKeepTheirStatusAcrossAReopen(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
+        let shop = try await TestShop(engine, now: TestShop.clock(startingAt: TestShop.todayAtNoon))
         let store = shop.juiceBar
         let first = try await store.order("bananaJuice", actor: "m", member: nil, pickup: true).order
         let counter = try await store.order("kiwiJuice", actor: "g").order
@@ -66,12 +66,13 @@ import Testing
 
     @Test(arguments: Engine.available)
     func numbersStartAgainOnTheNextShopDay(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
+        let noon = TestShop.todayAtNoon
+        let shop = try await TestShop(engine, now: TestShop.clock(startingAt: noon))
         _ = try await shop.juiceBar.order("kiwiJuice", actor: "t")
-        let tomorrow = try await ShopDatabase.open(shop.location, now: { Date() + 86_400 })
+        let tomorrow = try await ShopDatabase.open(shop.location, now: TestShop.clock(startingAt: noon + 86_400))
         let order = try await tomorrow.juiceBar.order("kiwiJuice", actor: "t").order
         #expect(order.number == 1)
-        #expect(order.day == ShopCalendar().dayText(of: Date() + 86_400))
+        #expect(order.day == ShopCalendar().dayText(of: noon + 86_400))
         await tomorrow.close()
     }
 

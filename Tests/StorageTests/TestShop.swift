@@ -20,6 +20,8 @@ enum Engine: String, Sendable, CustomTestStringConvertible {
 struct TestShop: Sendable {
     let location: String
     let database: ShopDatabase
+    /// The stores' clock, the same again when the shop is reopened.
+    let now: @Sendable () -> Date
     /// Removes a SQLite test file's folder when the last copy of the shop is gone.
     private let folder: TemporaryFolder?
 
@@ -28,7 +30,7 @@ struct TestShop: Sendable {
     var accounts: any AccountStore { database.accounts }
     var content: any ContentStore { database.content }
 
-    init(_ engine: Engine) async throws {
+    init(_ engine: Engine, now: @escaping @Sendable () -> Date = TestShop.now) async throws {
         switch engine {
         case .sqlite:
             let folder = try TemporaryFolder()
@@ -38,13 +40,14 @@ struct TestShop: Sendable {
             folder = nil
             location = try await Self.newPostgresDatabase()
         }
+        self.now = now
         // The machine's zone, as the tests' `ShopCalendar()` counts days in it.
-        database = try await ShopDatabase.open(location, newShopTimeZone: .current, now: Self.now)
+        database = try await ShopDatabase.open(location, newShopTimeZone: .current, now: now)
     }
 
     /// The same database opened again, as another process or server would.
     func reopen() async throws -> ShopDatabase {
-        try await ShopDatabase.open(location, now: Self.now)
+        try await ShopDatabase.open(location, now: now)
     }
 
     /// Runs `sql` straight on the database, past every store: what someone with `sqlite3` or
@@ -65,6 +68,19 @@ struct TestShop: Sendable {
     /// exactly only then (`Date` counts from 2001, and the shift rounds away sub-microseconds).
     @Sendable static func now() -> Date {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded())
+    }
+
+    /// A clock that starts at `start` and runs on with the real one, in whole seconds, as `now`.
+    /// A test that counts shop days starts at noon (`todayAtNoon`), so that a run crossing
+    /// midnight does not turn the day between two of its orders.
+    static func clock(startingAt start: Date) -> @Sendable () -> Date {
+        let began = Date()
+        return { Date(timeIntervalSince1970: (start + Date().timeIntervalSince(began)).timeIntervalSince1970.rounded()) }
+    }
+
+    /// Noon today in the machine's zone, the shop's in these tests.
+    static var todayAtNoon: Date {
+        Calendar.current.date(bySettingHour: 12, minute: 0, second: 0, of: Date())!
     }
 
     /// Creates a database on the test server and returns its URL.
