@@ -114,7 +114,15 @@ public final class IdempotentWrite: Sendable {
         scope: String, key: String, request: String, time: Date,
         answering: @escaping @Sendable (Result<Answered, any Error>) -> StoredAnswer?
     ) {
-        self.init(place: KeyPlace(scope: scope, key: key), request: request, time: time, keeping: Kept()) { result in
+        self.init(place: KeyPlace(scope: scope, key: key), request: request, time: time, answering: answering)
+    }
+
+    /// The same, for a key whose place its request has made already.
+    public convenience init<Answered: Sendable>(
+        place: KeyPlace, request: String, time: Date,
+        answering: @escaping @Sendable (Result<Answered, any Error>) -> StoredAnswer?
+    ) {
+        self.init(place: place, request: request, time: time, keeping: Kept()) { result in
             answering(result.map { $0 as! Answered })
         }
     }
@@ -155,13 +163,14 @@ public final class IdempotentWrite: Sendable {
     }
 }
 
-/// Where a key is kept: its scope and the key itself. Its hash is computed once, when it is made.
-struct KeyPlace: Hashable, Comparable, Sendable {
-    let scope: String
-    let key: String
+/// Where a key is kept: its scope and the key itself. Its hash is computed once, when it is made:
+/// a request's key is looked up in several sets and tables on its way.
+public struct KeyPlace: Hashable, Comparable, Sendable {
+    public let scope: String
+    public let key: String
     private let hash: Int
 
-    init(scope: String, key: String) {
+    public init(scope: String, key: String) {
         self.scope = scope
         self.key = key
         var hasher = Hasher()
@@ -170,11 +179,11 @@ struct KeyPlace: Hashable, Comparable, Sendable {
         hash = hasher.finalize()
     }
 
-    static func == (left: KeyPlace, right: KeyPlace) -> Bool {
+    public static func == (left: KeyPlace, right: KeyPlace) -> Bool {
         left.hash == right.hash && left.scope == right.scope && left.key == right.key
     }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    static func < (left: KeyPlace, right: KeyPlace) -> Bool { (left.scope, left.key) < (right.scope, right.key) }
+    public static func < (left: KeyPlace, right: KeyPlace) -> Bool { (left.scope, left.key) < (right.scope, right.key) }
 }

@@ -56,12 +56,12 @@ struct IdempotentRequests: Sendable {
             throw APIError(.contentTooLarge, "too_large", .tooLarge)
         }
         request.body = .init(buffer: body)
-        let asked = Asked(scope: context.account.map { "account:\($0.id)" } ?? "guest:\(context.clientAddress)", key: key,
+        let scope = context.account.map { "account:\($0.id)" } ?? "guest:\(context.clientAddress)"
+        let asked = Asked(place: KeyPlace(scope: scope, key: key),
                           request: RequestFingerprint.of(method: request.method.rawValue, path: request.uri.path, body: body),
                           language: context.language, giveUp: ContinuousClock.now + Self.patience)
-        let place = asked.place
-        try await inFlight.take(place, until: asked.giveUp)
-        defer { inFlight.release(place) }
+        try await inFlight.take(asked.place, until: asked.giveUp)
+        defer { inFlight.release(asked.place) }
         if lookup == .before,
            let earlier = try await earlier(try await store.find(scope: asked.scope, key: key, request: asked.request, at: now()),
                                            asked) {
@@ -77,19 +77,19 @@ struct IdempotentRequests: Sendable {
 
     /// What a keyed request asked, and until when it waits for an earlier one.
     private struct Asked {
-        let scope: String
-        let key: String
+        let place: KeyPlace
         let request: String
         let language: Language
         let giveUp: ContinuousClock.Instant
 
-        var place: String { "\(scope) \(key)" }
+        var scope: String { place.scope }
+        var key: String { place.key }
     }
 
     private func keyedWrite<Answered: Sendable>(
         _ asked: Asked, answering answer: @escaping @Sendable (Answered) -> StoredAnswer
     ) -> IdempotentWrite {
-        IdempotentWrite(scope: asked.scope, key: asked.key, request: asked.request, time: now()) { [menu] (result: Result<Answered, any Error>) -> StoredAnswer? in
+        IdempotentWrite(place: asked.place, request: asked.request, time: now()) { [menu] (result: Result<Answered, any Error>) -> StoredAnswer? in
             switch result {
             case .success(let answered): answer(answered)
             case .failure(let error): Self.refusal(error, in: asked.language, menu: menu())
@@ -170,7 +170,7 @@ final class KeysInFlight: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var held: Set<String> = []
+        var held: Set<KeyPlace> = []
         var waiting = 0
     }
 
@@ -180,7 +180,7 @@ final class KeysInFlight: Sendable {
     var waiting: Int { state.withLock { $0.waiting } }
 
     /// Holds `place` for this request, once no other request holds it; 409 when that takes past `giveUp`.
-    func take(_ place: String, until giveUp: ContinuousClock.Instant) async throws {
+    func take(_ place: KeyPlace, until giveUp: ContinuousClock.Instant) async throws {
         guard !state.withLock({ $0.held.insert(place).inserted }) else { return }
         state.withLock { $0.waiting += 1 }
         defer { state.withLock { $0.waiting -= 1 } }
@@ -191,7 +191,7 @@ final class KeysInFlight: Sendable {
         } while !state.withLock({ $0.held.insert(place).inserted })
     }
 
-    func release(_ place: String) {
+    func release(_ place: KeyPlace) {
         _ = state.withLock { $0.held.remove(place) }
     }
 }
