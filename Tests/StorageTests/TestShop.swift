@@ -67,7 +67,11 @@ struct TestShop: Sendable {
     /// The time in whole seconds: a moment the stores keep as seconds since 1970 comes back
     /// exactly only then (`Date` counts from 2001, and the shift rounds away sub-microseconds).
     @Sendable static func now() -> Date {
-        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded())
+        inWholeSeconds(Date())
+    }
+
+    private static func inWholeSeconds(_ time: Date) -> Date {
+        Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded())
     }
 
     /// A clock that starts at `start` and runs on with the real one, in whole seconds, as `now`.
@@ -75,7 +79,7 @@ struct TestShop: Sendable {
     /// midnight does not turn the day between two of its orders.
     static func clock(startingAt start: Date) -> @Sendable () -> Date {
         let began = Date()
-        return { Date(timeIntervalSince1970: (start + Date().timeIntervalSince(began)).timeIntervalSince1970.rounded()) }
+        return { inWholeSeconds(start + Date().timeIntervalSince(began)) }
     }
 
     /// Noon today in the machine's zone, the shop's in these tests.
