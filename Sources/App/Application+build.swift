@@ -81,15 +81,24 @@ public func buildApplication(
     let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending, shop.calendar],
                                        logger: logger)
     let server = try await ServerTransport(configuration, logger: logger)
+    // The services beside the server. They stop in reverse order, each saying so in the log: the
+    // server first, the database last.
+    var services: [any Service] = [DatabaseConnections(database: shop.database).saying("done with the database", to: logger)]
+    if let kakao = shop.kakao {
+        services.append(ProviderConnections(client: kakao.client)
+            .saying("closed the connections to the sign-in provider", to: logger))
+    }
+    services += [watcher.saying("stopped following other processes' writes", to: logger),
+                 Heartbeat(live: shop.live, interval: configuration.heartbeat)
+                     .saying("stopped the live streams' heartbeats", to: logger)]
+    services += server.services + [ConnectionsClosed(logger: logger)]
     return Application(
         responder: LiveStreamResponder(inner: buildRouter(
             shop, origin: ClientOriginMiddleware(proxies: configuration.trustedProxies, servesHTTPS: configuration.tls != nil),
             prometheus: prometheus).buildResponder()),
         server: server.builder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "JuiceMaker"),
-        // Services stop in reverse order: the server first, the database connections last.
-        services: [DatabaseConnections(database: shop.database), ProviderConnections(client: shop.kakao?.client), watcher,
-                   Heartbeat(live: shop.live, interval: configuration.heartbeat)] + server.services,
+        services: services,
         onServerRunning: { [logger] channel in
             announceListening(port: channel.localAddress?.port ?? 0, configuration, logger: logger)
         },
@@ -202,11 +211,11 @@ private func writePortFile(_ path: String, port: Int) throws {
 
 /// Closes the connections to the OpenID Connect provider once the server has stopped.
 struct ProviderConnections: Service {
-    let client: OpenIDClient?
+    let client: OpenIDClient
 
     func run() async {
         try? await gracefulShutdown()
-        try? await client?.shutdown()
+        try? await client.shutdown()
     }
 }
 

@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.openID = try kakao.settings()
         configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
         let app = try await buildApplication(configuration, prometheus: registry)
-        try await app.runService()
+        try await app.runUntilStopped()
     }
 }
 

@@ -329,6 +329,12 @@ def test_open_live_streams_end_cleanly_when_the_server_stops(start_server):
     finally:
         for sock in streams:
             sock.close()
+    # The log says each step of the stop as it ends, so a stop that hangs shows what it waits for. (Lines
+    # of different threads may come out in either order: `LogLines`.)
+    logged = server.log_path.read_text(errors="replace")
+    steps = ["stopping: no new connections", "closed every connection", "stopped the live streams' heartbeats",
+             "stopped following other processes' writes", "done with the database", "[App] stopped\n"]
+    assert all(step in logged for step in steps), f"the stop's steps are not all in the log:\n{logged[-1500:]}"
 
 
 def test_a_server_that_does_not_stop_is_killed_and_the_report_shows_its_threads(start_server):

@@ -134,6 +134,7 @@ struct ServerTransport {
         }
         let certificates = try CertificateStore(files: files)
         builder = .https(certificates: certificates, limits: configuration.connections)
-        services = [await CertificateReloader(certificates: certificates, logger: logger)]
+        services = [await CertificateReloader(certificates: certificates, logger: logger)
+            .saying("stopped reloading the certificate on SIGHUP", to: logger)]
     }
 }
