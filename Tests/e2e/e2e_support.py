@@ -264,9 +264,12 @@ class ShopServer:
             stacks = thread_stacks(self.pid)
             self._kill()
             self.exit_seconds = float("inf")
+            # The log's tail last: the server says there how far its stop got, and a long report is
+            # often read from its end.
             raise ServerProblem(f"the server did not exit within {SHUTDOWN_TIMEOUT_S} s of SIGTERM "
-                                f"(no graceful shutdown); killed it\n{self.log_tail()}\n"
-                                f"--- where its threads were when it was killed ---\n{stacks}")
+                                f"(no graceful shutdown); killed it\n"
+                                f"--- where its threads were when it was killed ---\n{stacks}\n"
+                                f"{self.log_tail(30)}")
         self.exit_seconds = time.monotonic() - started
         if self.process.returncode != 0:
             raise ServerProblem(f"the server exited with status {self.process.returncode} after SIGTERM "
@@ -289,7 +292,8 @@ class ShopServer:
 
 def thread_stacks(pid: int, frames: int = 16) -> str:
     """Where each thread of a process is, innermost `frames` frames each (gdb attached for a moment, Swift's
-    names demangled): what a server that does not stop waits in. A reason instead when gdb cannot tell."""
+    names demangled): what a server that does not stop waits in. A thread idle in `epoll_wait` (an event loop
+    with nothing to do) is one line, its header and that frame. A reason instead when gdb cannot tell."""
     try:
         traced = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "set print frame-arguments none",
                                  "-ex", f"thread apply all bt {frames}"], capture_output=True, text=True, timeout=60)
@@ -301,7 +305,18 @@ def thread_stacks(pid: int, frames: int = 16) -> str:
     if swift := shutil.which("swift"):
         demangled = subprocess.run([swift, "demangle", "--simplified"], input=stacks, capture_output=True, text=True)
         stacks = demangled.stdout if demangled.returncode == 0 else stacks
-    return stacks
+    return "\n".join(without_idle_frames(stacks.splitlines()))
+
+
+def without_idle_frames(lines: list[str]) -> Iterator[str]:
+    """gdb's stacks with each thread whose innermost frame is `epoll_wait` cut to its header and that frame."""
+    idle = False
+    for line, following in zip(lines, lines[1:] + [""]):
+        if line.startswith("Thread "):
+            idle = following.startswith("#0 ") and " epoll_wait " in following
+            yield line
+        elif not idle or line.startswith("#0 "):
+            yield line
 
 
 def child_pids(pid: int) -> list[int]:
