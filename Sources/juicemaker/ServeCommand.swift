@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout = 30
     @Option(help: "Seconds between heartbeats on live streams, which find clients that left.")
     var heartbeat = 3
+    @Option(help: "Seconds a stop (SIGTERM, SIGINT) waits for the requests in progress; past it what is left is cut.")
+    var stopTimeout = 10
     @Option(name: .customLong("trusted-proxy"),
             help: "A proxy in front (ADDR or ADDR/PREFIX, repeatable) whose Forwarded/X-Forwarded-* headers are believed.")
     var trustedProxies: [String] = []
@@ -41,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1...3600 seconds") }
         guard (1...3_600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be 1...3600 seconds") }
         guard (1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 1...3600 seconds") }
+        guard (1...3_600).contains(stopTimeout) else { throw ValidationError("--stop-timeout must be 1...3600 seconds") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         do { _ = try TrustedProxies(trustedProxies) } catch { throw ValidationError(error.description) }
     }
@@ -62,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.openID = try kakao.settings()
         configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
         let app = try await buildApplication(configuration, prometheus: registry)
-        try await app.runUntilStopped()
+        try await app.runUntilStopped(cuttingAfter: .seconds(stopTimeout))
     }
 }
 

@@ -21,15 +21,17 @@ import selectors
 import signal
 import socket
 import struct
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 import requests
 
 from test_durability import read_strace, socket_writes, strace_command
-from e2e_support import (LIVE_REQUEST, ServerProblem, ensure_open_file_limit, metric_value, open_fd_count,
-                         open_raw_live_stream, parse_http_answer, raw_exchange, read_answer_head, rss_kib,
-                         tcp_states_on_port, wait_for)
+from e2e_support import (LIVE_REQUEST, SHUTDOWN_TIMEOUT_S, ServerProblem, StopCutWarning, ensure_open_file_limit,
+                         metric_value, open_fd_count, open_raw_live_stream, parse_http_answer, raw_exchange,
+                         read_answer_head, rss_kib, server_binary, tcp_states_on_port, wait_for)
 
 OPEN_CONNECTIONS = "juicemaker_open_connections"
 LIVE_STREAMS = "juicemaker_live_streams"
@@ -337,8 +339,76 @@ def test_open_live_streams_end_cleanly_when_the_server_stops(start_server):
     assert all(step in logged for step in steps), f"the stop's steps are not all in the log:\n{logged[-1500:]}"
 
 
+def unsent_bytes(pid: int, port: int, peer: int) -> int:
+    """What the server's side of its connection from `peer` holds unsent: tx_queue in /proc/<pid>/net/tcp."""
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port and int(fields[2].rsplit(":", 1)[1], 16) == peer:
+            return int(fields[4].split(":")[0], 16)
+    return 0
+
+
+STOP_CUT = "the stop has waited 2.0 seconds for what is still open; cutting it"  # with --stop-timeout 2
+
+
+def test_a_stop_cuts_a_live_client_that_stopped_reading(start_server):
+    """A live stream whose client stopped reading: its answer waits on a full socket, so the stream's end
+    could never be written, and the stop waited for it for ever. With `--stop-timeout 2` it is cut 2 s
+    after SIGTERM, the log says so, and the server exits 0."""
+    server = start_server("--stop-timeout", "2")
+    assert server.cli("stock", "add", "banana", "5000").returncode == 0
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # before connecting: a small window
+    stalled.connect(("127.0.0.1", server.port))
+    try:
+        stalled.sendall(LIVE_REQUEST)
+        peer = stalled.getsockname()[1]
+        orders = requests.Session()
+        # Each pickup order sends every stream the whole queue, so the events grow until the socket is full:
+        # its unsent bytes stop growing, and the stream's next events wait in the server for room.
+        unsent, steady = 0, 0
+        for _ in range(3000):
+            answer = orders.post(server.url + "/api/orders", json={"juice": "bananaJuice", "pickup": True}, timeout=10)
+            assert answer.status_code == 201, answer.text
+            now = unsent_bytes(server.pid, server.port, peer)
+            steady, unsent = (steady + 1 if now == unsent else 0), now
+            if unsent > 256 * 1024 and steady == 20:
+                break
+        assert steady == 20, f"the stalled stream's socket never filled ({unsent} bytes unsent)"
+        with pytest.warns(StopCutWarning):
+            server.stop()
+        assert 2 <= server.exit_seconds < 6, f"the server exited {server.exit_seconds:.1f} s after SIGTERM"
+    finally:
+        stalled.close()
+    logged = server.log_path.read_text(errors="replace")
+    assert STOP_CUT in logged and "[App] stopped\n" in logged, logged[-1500:]
+
+
+def test_a_stop_cuts_a_request_whose_body_is_still_coming(start_server):
+    """A request whose body has not all arrived is in progress, so a graceful stop waits for it; past
+    `--stop-timeout` (here 2 s, well before `--body-timeout`) it is cut without an answer."""
+    server = start_server("--stop-timeout", "2")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
+        slow.sendall(b"POST /api/orders HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 40\r\n\r\n{")
+        time.sleep(0.3)  # its head read, its body begun
+        with pytest.warns(StopCutWarning):
+            server.stop()
+        assert 2 <= server.exit_seconds < 6, f"the server exited {server.exit_seconds:.1f} s after SIGTERM"
+        assert slow.recv(4096) == b"", "a cut request got an answer"
+    assert STOP_CUT in server.log_path.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("seconds", ["0", "3601", "soon"])
+def test_a_stop_timeout_out_of_range_is_refused(seconds, tmp_path):
+    finished = subprocess.run([str(server_binary()), "serve", "--stop-timeout", seconds, "--database",
+                               str(tmp_path / "shop.sqlite")], capture_output=True, text=True, timeout=30)
+    assert finished.returncode == 64 and "--stop-timeout" in finished.stderr, finished
+    assert not (tmp_path / "shop.sqlite").exists(), "a refused start made a shop"
+
+
 def test_a_server_that_does_not_stop_is_killed_and_the_report_shows_its_threads(start_server):
-    """A server that has not exited 10 s after SIGTERM (here it cannot: it is stopped, SIGSTOP) fails its
+    """A server that has not exited 15 s after SIGTERM (here it cannot: it is stopped, SIGSTOP) fails its
     test and is killed, and the failure shows where each of its threads was (gdb's stacks), so that a hang
     met once on CI can be read afterwards."""
     server = start_server()
@@ -346,7 +416,7 @@ def test_a_server_that_does_not_stop_is_killed_and_the_report_shows_its_threads(
     with pytest.raises(ServerProblem) as stopping:
         server.stop()
     report = str(stopping.value)
-    assert "did not exit within 10 s of SIGTERM" in report
+    assert f"did not exit within {SHUTDOWN_TIMEOUT_S} s of SIGTERM" in report
     assert not server.alive()
     # Each thread's header and its innermost frame (#0) next: where it was. Not which call: a stopped event
     # loop is mostly in epoll_wait, but SIGSTOP may also catch it running (a timer, the start's last work).
