@@ -794,7 +794,17 @@ def tcp_states_on_port(pid: int, port: int, peers: set[int] | None = None) -> Co
     """TCP sockets whose local port is `port` (the server's side of its connections), by state name, from
     /proc/<pid>/net/tcp and tcp6 (the sockets of the process's network namespace); only those whose
     remote port is in `peers` when given (the test's own clients, not whatever else is connecting)."""
-    states = Counter()
+    return Counter(state for peer, state, _ in tcp_sockets_on_port(pid, port) if peers is None or peer in peers)
+
+
+def unsent_bytes(pid: int, port: int, peer: int) -> int:
+    """What the server's side of its connection from `peer` holds unsent (0 when there is none)."""
+    return next((unsent for remote, _, unsent in tcp_sockets_on_port(pid, port) if remote == peer), 0)
+
+
+def tcp_sockets_on_port(pid: int, port: int) -> Iterator[tuple[int, str, int]]:
+    """The remote port, state name and unsent bytes (tx_queue) of each TCP socket whose local port is `port`,
+    from /proc/<pid>/net/tcp and tcp6 (the sockets of the process's network namespace)."""
     for table in ("tcp", "tcp6"):
         try:
             lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
@@ -802,11 +812,9 @@ def tcp_states_on_port(pid: int, port: int, peers: set[int] | None = None) -> Co
             continue
         for line in lines:
             fields = line.split()
-            local_port = int(fields[1].rsplit(":", 1)[1], 16)
-            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
-            if local_port == port and (peers is None or remote_port in peers):
-                states[TCP_STATES.get(fields[3], fields[3])] += 1
-    return states
+            if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                yield (int(fields[2].rsplit(":", 1)[1], 16), TCP_STATES.get(fields[3], fields[3]),
+                       int(fields[4].split(":")[0], 16))
 
 
 def wait_for(condition: Callable[[], object], timeout: float, interval: float = 0.1):

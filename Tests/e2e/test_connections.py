@@ -23,7 +23,6 @@ import socket
 import struct
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 import requests
@@ -31,7 +30,7 @@ import requests
 from test_durability import read_strace, socket_writes, strace_command
 from e2e_support import (LIVE_REQUEST, SHUTDOWN_TIMEOUT_S, ServerProblem, StopCutWarning, ensure_open_file_limit,
                          metric_value, open_fd_count, open_raw_live_stream, parse_http_answer, raw_exchange,
-                         read_answer_head, rss_kib, server_binary, tcp_states_on_port, wait_for)
+                         read_answer_head, rss_kib, server_binary, tcp_states_on_port, unsent_bytes, wait_for)
 
 OPEN_CONNECTIONS = "juicemaker_open_connections"
 LIVE_STREAMS = "juicemaker_live_streams"
@@ -337,15 +336,6 @@ def test_open_live_streams_end_cleanly_when_the_server_stops(start_server):
     steps = ["stopping: no new connections", "closed every connection", "stopped the live streams' heartbeats",
              "stopped following other processes' writes", "done with the database", "[App] stopped\n"]
     assert all(step in logged for step in steps), f"the stop's steps are not all in the log:\n{logged[-1500:]}"
-
-
-def unsent_bytes(pid: int, port: int, peer: int) -> int:
-    """What the server's side of its connection from `peer` holds unsent: tx_queue in /proc/<pid>/net/tcp."""
-    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        if int(fields[1].rsplit(":", 1)[1], 16) == port and int(fields[2].rsplit(":", 1)[1], 16) == peer:
-            return int(fields[4].split(":")[0], 16)
-    return 0
 
 
 STOP_CUT = "the stop has waited 2.0 seconds for what is still open; cutting it"  # with --stop-timeout 2
