@@ -38,6 +38,11 @@ cpu_ticks() {  # pid...
     for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'
 }
 
+# The whole machine's clock ticks so far (/proc/stat): idle (with waiting for the disk) and in all.
+machine_ticks() {
+    awk '$1 == "cpu" {total = 0; for (i = 2; i <= NF; i++) total += $i; print $5 + $6, total}' /proc/stat
+}
+
 # A column of wrk latencies ("812.00us", "1.26ms", "1.02s") in milliseconds, one a line.
 latencies_ms() {  # column [file]
     awk -v c="$1" '{ t = $c; v = t + 0; if (t ~ /us$/) v /= 1000; else if (t !~ /ms$/) v *= 1000; print v }' "${2:--}"
