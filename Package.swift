@@ -40,11 +40,14 @@ let package = Package(
             name: "DayClose",
             dependencies: ["JuiceBar", "VendingMachine", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // SQLite's process-wide settings, which only C can make (`sqlite3_config` is variadic).
+        .target(name: "SQLiteSettings"),
         // Persistence behind protocols; SQLite through GRDB, PostgreSQL through postgres-nio.
         .target(
             name: "Storage",
             dependencies: [
                 "DayClose",
+                "SQLiteSettings",
                 "JuiceBar",
                 "Membership",
                 "VendingMachine",

@@ -22,6 +22,17 @@ import VendingMachine
         #expect(try database.writerSynchronousLevel() == SQLiteDatabase.fullSynchronous)
     }
 
+    /// In a process of its own: SQLite takes its process-wide settings only before the first
+    /// connection opens, and other tests here open connections of their own.
+    @Test func connectionsTakeNoMutexOfTheirOwnAndSQLiteCountsNoMemory() async {
+        await #expect(processExitsWith: .success) {
+            let folder = try TemporaryFolder()
+            let database = try SQLiteDatabase(path: folder.url.appendingPathComponent("shop.sqlite").path)
+            guard SQLiteDatabase.processSettings == 0, !database.connectionsTakeMutexes(),
+                  SQLiteDatabase.memoryCounted() == 0 else { exit(1) }
+        }
+    }
+
     @Test func anEmptyFileIsRefusedAndLeftAsItWas() throws {
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         #expect(throws: StorageError.self) { try SQLiteDatabase(path: path) }

@@ -1,5 +1,7 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
+internal import SQLiteSettings
 import Synchronization
 
 /// One SQLite file shared by every part of the shop: WAL, `synchronous=FULL`, migrations on
@@ -15,12 +17,30 @@ public final class SQLiteDatabase: Sendable {
     /// The shop's calendar as the writer last read it.
     let shopCalendar = AsLastRead(read: SQLiteShopSettingStore.calendar)
 
+    /// SQLite's process-wide settings (`SQLiteSettings.c`: no mutex per connection, no memory
+    /// statistics), made before this process's first connection opens; SQLite's result code.
+    static let processSettings: Int32 = juicemaker_sqlite_configure()
+
+    /// Whether this process's connections each take a mutex of their own on every call: not once
+    /// `processSettings` took effect. Read on the connection that commits.
+    func connectionsTakeMutexes() -> Bool {
+        pool.writeWithoutTransaction { db in sqlite3_db_mutex(db.sqliteConnection) != nil }
+    }
+
+    /// The bytes SQLite counts as allocated in this process: none once it keeps no statistics.
+    static func memoryCounted() -> Int64 {
+        var current: Int64 = 0, highest: Int64 = 0
+        sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highest, 0)
+        return current
+    }
+
     /// How long a write waits for another process's transaction before giving up.
     static let busyTimeout: TimeInterval = 30
 
     /// Opens the shop at `path`, creating it when no file is there. A file that is there but is
     /// not a SQLite database (an empty one included) is refused: it is never silently replaced.
     public init(path: String) throws {
+        _ = Self.processSettings
         self.path = path
         try Self.refuseUnusableFile(at: path)
         var configuration = Configuration()
