@@ -38,9 +38,10 @@ cpu_ticks() {  # pid...
     for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'
 }
 
-# The whole machine's clock ticks so far (/proc/stat): idle (with waiting for the disk) and in all.
+# The whole machine's clock ticks so far (/proc/stat): idle (with waiting for the disk) and in all,
+# user to steal (the guest columns after them are counted in user and nice already).
 machine_ticks() {
-    awk '$1 == "cpu" {total = 0; for (i = 2; i <= NF; i++) total += $i; print $5 + $6, total}' /proc/stat
+    awk '$1 == "cpu" {total = 0; for (i = 2; i <= 9; i++) total += $i; print $5 + $6, total}' /proc/stat
 }
 
 # A column of wrk latencies ("812.00us", "1.26ms", "1.02s") in milliseconds, one a line.
