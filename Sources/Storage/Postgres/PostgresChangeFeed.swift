@@ -6,9 +6,8 @@ struct PostgresChangeFeed: ChangeFeed {
     static let probeInterval: Duration = .seconds(30)
     /// The least time between two reads after notices, well under the second pages must follow:
     /// a notice after a quiet spell is read at once, and under another server's stream of
-    /// commits one read of menu, stock and machine serves every notice of this long. From 100 ms
-    /// to 300 ms, two and three servers capped at 20 % of a core each went from 217–254 and
-    /// 235–269 µs of CPU an order to 191–206 and 203–236 (`scripts/bench-postgres --cpu-limit 20`).
+    /// commits one read of menu, stock and machine serves every notice of this long. A longer
+    /// pause costs the servers less CPU an order (`scripts/bench-postgres --cpu-limit`).
     static let refreshPause: Duration = .milliseconds(300)
 
     func watch(_ changed: @escaping @Sendable () async throws -> Void) async throws {

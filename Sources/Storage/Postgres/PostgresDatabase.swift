@@ -80,7 +80,7 @@ final class PostgresDatabase: Sendable {
     /// forms in this code) goes out with the first statement instead of a round trip before it:
     /// PostgreSQL runs them in order, what can make it fail (a lost connection, a session left in
     /// a failed transaction) fails the statements after it too, and its answer is checked before
-    /// the commit. (`scripts/bench-postgres`: about 6 % less server CPU per order.)
+    /// the commit. One round trip fewer is less server CPU per order (`scripts/bench-postgres`).
     func transaction<T: Sendable>(
         _ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {

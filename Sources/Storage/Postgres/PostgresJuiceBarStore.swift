@@ -25,8 +25,8 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
                 let (book, needs) = try await Self.fetchBook(connection, lock, for: claimed.acting, lastZone: lastZone)
                 // The writes that came while this server waited for the lock join the batch that
                 // holds it when the book read covers them and they have no key to claim: else they
-                // would wait for a hold of their own (`scripts/bench-postgres --cpu-limit 20`,
-                // three servers: about 1,650 orders/s before, 2,500 after).
+                // would wait for a hold of their own, and several servers would take more turns
+                // on the lock for the same orders (`scripts/bench-postgres --cpu-limit`).
                 claimed.add(unkeyed: batch.join { $0.key == nil && needs.covers($0) })
                 let decided = DecidedStockBatch(claimed.acting, on: book)
                 let plans = decided.plans

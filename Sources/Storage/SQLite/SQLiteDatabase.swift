@@ -48,8 +48,8 @@ public final class SQLiteDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             // Each write of a group is a savepoint, whose undo copy of every page it changes
-            // SQLite keeps in a temporary file past 64 KiB: under strace, a pwrite for every two
-            // to the log. In memory it costs no system call and is gone at the commit anyway.
+            // SQLite keeps in a temporary file past 64 KiB: under strace, pwrites of their own
+            // beside the log's. In memory it costs no system call and is gone at the commit anyway.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         pool = try DatabasePool(path: path, configuration: configuration)

@@ -11,8 +11,8 @@ extension Database {
     /// Runs the cached write `sql` once with `values` bound straight through SQLite's C API. A
     /// batch's inserts and updates run here: GRDB's general binding (`StatementArguments`, each
     /// value boxed, and bound in a closure nested in the one before) cost the committing thread
-    /// about as much as SQLite's own work for these small writes; orders went 5 % faster without
-    /// it (`scripts/bench-ab`, ten runs). For writes only: no row is read, and no transaction
+    /// about as much as SQLite's own work for these small writes, and orders go faster without
+    /// it (`scripts/bench-ab`). For writes only: no row is read, and no transaction
     /// observer hears of them (a shop's file has none).
     func run<each Value: SQLiteBindable>(_ sql: String, _ values: repeat each Value) throws {
         var parameters = try Parameters(of: cachedStatement(sql: sql).sqliteStatement)

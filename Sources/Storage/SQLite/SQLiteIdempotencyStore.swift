@@ -40,7 +40,7 @@ public struct SQLiteIdempotencyStore: IdempotencyStore {
 /// id of its own, in the order they were kept, and has no other index: a key is found through
 /// this one, in memory, which holds for each key (by its hash) its newest row's id. A new key is
 /// then one row added at the table's end, where an index of keys put each on a leaf of its own:
-/// 7.5 of the 14.2 pages a keyed batch wrote to the WAL, and two statements a key.
+/// most of the pages a keyed batch wrote to the WAL (`scripts/wal-pages`), and two statements a key.
 ///
 /// The index knows every row committed up to `known` (rows deleted since aside); a transaction
 /// reads the rows past it itself (another process's, or its own batches'), and they are learned

@@ -500,7 +500,7 @@ enum SQLiteSchema {
     /// Each day's last order number, in a row of its own, where a batch reads it and writes it
     /// once; no longer in a unique index of every order's day and number. SQLite splits an index
     /// that grows at its end as it splits one that grows in its middle, three leaves at a time,
-    /// and so that index was a third of the pages a batch of orders wrote to the WAL (2 of 6).
+    /// and so that index took a large share of the pages a batch of orders wrote to the WAL.
     /// Numbers stay unique as they are given: in the batch's transaction, from this row.
     private static func orderDays(_ db: Database) throws {
         try db.execute(sql: """
@@ -512,14 +512,14 @@ enum SQLiteSchema {
 
     /// Kept answers are no longer indexed by when they were made. That index served one statement,
     /// the deletion of keys past their lifetime, which ran in every keyed batch; each key's entry
-    /// cost a keyed batch 2.5 of its 18 WAL pages. Reads already pass over expired keys, so they are
+    /// cost a keyed batch WAL pages of its own. Reads already pass over expired keys, so they are
     /// now swept by a scan every few minutes (`ExpiredKeySweep`).
     private static func keysSweptByScan(_ db: Database) throws {
         try db.execute(sql: "DROP INDEX idempotentRequest_created")
     }
 
     /// Kept answers under an id of their own, in the order they were kept, with no index of keys:
-    /// each new key took a leaf of its own in the table's key order (7.5 of the 14.2 pages a keyed
+    /// each new key took a leaf of its own in the table's key order (most of the pages a keyed
     /// batch wrote to the WAL). Keys are found through `KeptKeys`, in memory. No AUTOINCREMENT
     /// (a row of `sqlite_sequence` rewritten with every key): a new row takes the id after the
     /// largest, and the sweep never deletes the newest row, so ids only grow.
