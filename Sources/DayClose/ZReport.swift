@@ -153,7 +153,7 @@ public enum ReportChain {
 
 extension Digest {
     /// The digest in lowercase hex, written straight into the string's storage: through an array
-    /// of the digest's bytes and one of the text's, it was 2 µs of a keyed request (`perf`).
+    /// of the digest's bytes and one of the text's, it showed in `perf` on every keyed request.
     public var hex: String {
         withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: bytes.count * 2) { text in
