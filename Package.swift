@@ -1,5 +1,14 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+/// Every page's template (`*.mustache`) under `Sources/App`, each beside its feature's code: a new
+/// page's template is in the bundle without a line here. The bundle holds them side by side, by name.
+let templates: [Resource] = {
+    let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources/App")
+    let files = FileManager.default.enumerator(atPath: app.path)?.compactMap { $0 as? String } ?? []
+    return files.filter { $0.hasSuffix(".mustache") }.sorted().map { .process($0) }
+}()
 
 let package = Package(
     name: "JuiceMaker",
@@ -31,14 +40,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
+        // What every part shares: the shop's languages and names in them, text a person writes, its calendar.
+        .target(name: "ShopBasics"),
         // Pure domain: no I/O.
-        .target(name: "JuiceBar"),
-        .target(name: "Membership", dependencies: ["JuiceBar"]),
-        .target(name: "VendingMachine", dependencies: ["JuiceBar"]),
+        .target(name: "JuiceBar", dependencies: ["ShopBasics"]),
+        .target(name: "Membership", dependencies: ["ShopBasics"]),
+        .target(name: "VendingMachine", dependencies: ["ShopBasics"]),
         // Closing a shop day: its Z report, from the juice bar's and the machine's records.
         .target(
             name: "DayClose",
-            dependencies: ["JuiceBar", "VendingMachine", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JuiceBar", "ShopBasics", "VendingMachine", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // SQLite's process-wide settings, which only C can make (`sqlite3_config` is variadic).
         .target(name: "SQLiteSettings"),
@@ -46,6 +57,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
+                "ShopBasics",
                 "DayClose",
                 "SQLiteSettings",
                 "JuiceBar",
@@ -63,6 +75,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
+                "ShopBasics",
                 "DayClose",
                 "JuiceBar",
                 "Membership",
@@ -90,28 +103,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            // Each page's template lies beside its feature's code; the bundle holds them side by side.
-            resources: [
-                .copy("Public"),
-                .process("Support/layout.mustache"),
-                .process("Support/header.mustache"),
-                .process("Auth/login.mustache"),
-                .process("Auth/signup.mustache"),
-                .process("Auth/kakao-button.mustache"),
-                .process("Auth/kakao-symbol.mustache"),
-                .process("JuiceBar/order.mustache"),
-                .process("Members/home.mustache"),
-                .process("Queue/kitchen.mustache"),
-                .process("Queue/board.mustache"),
-                .process("Days/reports.mustache"),
-                .process("Vending/vending.mustache"),
-                .process("Vending/product-art.mustache"),
-                .process("Vending/sales-chart.mustache"),
-            ]
+            resources: [.copy("Public")] + templates
         ),
         .executableTarget(
             name: "juicemaker",
             dependencies: [
+                "ShopBasics",
                 "DayClose",
                 "JuiceBar",
                 "Membership",
@@ -125,13 +122,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar"]),
-        .testTarget(name: "MembershipTests", dependencies: ["Membership"]),
-        .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine", "JuiceBar"]),
+        .testTarget(name: "ShopBasicsTests", dependencies: ["ShopBasics"]),
+        .testTarget(name: "JuiceBarTests", dependencies: ["JuiceBar", "ShopBasics"]),
+        .testTarget(name: "MembershipTests", dependencies: ["Membership", "ShopBasics"]),
+        .testTarget(name: "VendingMachineTests", dependencies: ["VendingMachine", "ShopBasics"]),
         .testTarget(name: "DayCloseTests", dependencies: ["DayClose", "JuiceBar", "VendingMachine"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [
+                // The day-close workflow (App's `ShopDays`) is checked on both engines with the stores.
+                "App",
+                "ShopBasics",
                 "DayClose",
                 "JuiceBar",
                 "Membership",
@@ -144,6 +145,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
+                "ShopBasics",
                 "DayClose",
                 "App",
                 "JuiceBar",

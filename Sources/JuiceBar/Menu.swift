@@ -1,3 +1,4 @@
+import ShopBasics
 /// A fruit the shop keeps in stock.
 public struct Fruit: Hashable, Codable, Sendable {
     public var id: FruitID

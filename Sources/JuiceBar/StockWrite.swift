@@ -1,4 +1,5 @@
 import struct Foundation.Date
+import ShopBasics
 
 /// A write to the fruit stock or the menu, as asked: data, so that an engine can take many at
 /// once and decide them all against one reading of the book.

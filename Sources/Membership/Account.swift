@@ -1,5 +1,5 @@
 import struct Foundation.Date
-import JuiceBar
+import ShopBasics
 
 /// What a signed-in person may do: members order; staff also edit stock, restock and post.
 public enum Role: String, Codable, Sendable, CaseIterable {

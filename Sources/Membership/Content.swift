@@ -1,5 +1,5 @@
 import Foundation
-import JuiceBar
+import ShopBasics
 
 /// A "What's New" item staff post for members.
 public struct NewsItem: Hashable, Codable, Sendable {

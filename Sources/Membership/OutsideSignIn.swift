@@ -1,5 +1,5 @@
 import Foundation
-import JuiceBar
+import ShopBasics
 
 /// How a member made by an outside sign-in (Kakao) is named: a username and a display name from
 /// the provider's nickname, both editable later.

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 
 /// Tells a process when another one (the CLI, another server) has committed a change, so that
 /// what it holds in memory can be read again.

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 import Synchronization
 
 /// The shop's own settings, kept with its records so every server and CLI command agrees on them

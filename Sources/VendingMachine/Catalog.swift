@@ -1,4 +1,4 @@
-import JuiceBar
+import ShopBasics
 
 /// The nine products of a new machine, at prices of a Korean convenience store.
 public enum Catalog {

@@ -1,5 +1,5 @@
 import Foundation
-import JuiceBar
+import ShopBasics
 
 /// A product's stable id (`bananaMilk`, `cola` …): what slots, buttons and the API name it by.
 public typealias ProductID = String

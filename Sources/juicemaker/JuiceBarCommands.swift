@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import JuiceBar
+import ShopBasics
 import Storage
 
 struct MenuCommand: AsyncParsableCommand {

@@ -1,8 +1,10 @@
 import App
 import ArgumentParser
+import DayClose
 import Foundation
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import Synchronization
 import VendingMachine

@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import NIOCore
+import ShopBasics
 import Testing
 import VendingMachine
 @testable import App

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import Testing
 @testable import App

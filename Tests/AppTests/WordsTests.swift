@@ -1,8 +1,10 @@
+import DayClose
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import Testing
 import VendingMachine

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 import Testing
 
 @Suite struct OrderStatusTests {

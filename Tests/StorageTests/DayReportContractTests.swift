@@ -1,6 +1,8 @@
+import App
 import DayClose
 import Foundation
 import JuiceBar
+import ShopBasics
 import Storage
 import Testing
 

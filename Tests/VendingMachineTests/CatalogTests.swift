@@ -1,7 +1,7 @@
 import Foundation
+import ShopBasics
 import Testing
 import VendingMachine
-import JuiceBar
 
 @Suite struct CatalogTests {
     @Test func theNineProductsInThreeKinds() {

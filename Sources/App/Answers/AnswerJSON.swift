@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 
 /// An answer as the API writes it (`apiEncoder`), for the CLI's `--json` to print the same text.
 public func answerJSON(_ answer: some Encodable) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 import Storage
 
 // The juice bar's answers, as the JSON API sends them and the CLI's `--json` prints them.

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 import Storage
 import Synchronization
 import VendingMachine

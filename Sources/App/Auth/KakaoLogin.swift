@@ -5,6 +5,7 @@ import Hummingbird
 import JuiceBar
 import Logging
 import Membership
+import ShopBasics
 import Storage
 
 /// Signing in with Kakao (OpenID Connect; another provider with `--oidc-issuer`), registered only

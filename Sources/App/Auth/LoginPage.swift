@@ -1,5 +1,6 @@
 import Hummingbird
 import JuiceBar
+import ShopBasics
 
 /// The sign-in form: `아이디`, `비밀번호`, `로그인`. It works without JavaScript.
 struct LoginPage {
@@ -15,7 +16,7 @@ struct LoginPage {
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = CommonWords.of(language)
-        return Templates.page("login", Model(
+        return Templates.page(.login, Model(
             header: PageHeader(.signIn, title: strings.signInTitle, account: nil, language: language, request: request),
             strings: strings, message: message, notice: notice, next: next, username: username,
             kakao: kakaoLogin ? KakaoButton(language: language, next: next) : nil), status: status)

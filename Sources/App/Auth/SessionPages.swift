@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 
 /// The pages that open and close a session, working without JavaScript: `/login`, `/signup`
 /// (a new member, signed in at once) and `POST /logout`. The JSON API beside them is `SessionAPI`.

@@ -1,5 +1,6 @@
 import Hummingbird
 import JuiceBar
+import ShopBasics
 
 /// The sign-up form: `아이디`, `비밀번호`, `이름`, `가입하기`. It works without JavaScript.
 struct SignupPage {
@@ -13,7 +14,7 @@ struct SignupPage {
 
     func render(status: HTTPResponse.Status = .ok) -> Response {
         let strings = CommonWords.of(language)
-        return Templates.page("signup", Model(
+        return Templates.page(.signup, Model(
             header: PageHeader(.signUp, title: strings.signUpTitle, account: nil, language: language, request: request),
             strings: strings, message: message, username: username, name: name,
             kakao: kakaoLogin ? KakaoButton(language: language, next: "") : nil), status: status)

@@ -24,7 +24,7 @@ struct DayPages {
         let words = Words.of(context.language)
         let reports = try await days.reports()
         let today = days.today
-        return Templates.page("reports", Model(
+        return Templates.page(.reports, Model(
             header: PageHeader(.reports, title: words.reports.title, account: account, language: context.language, request: request),
             words: words.reports, common: words.common,
             rows: reports.reversed().map(Row.init), hasReports: !reports.isEmpty,

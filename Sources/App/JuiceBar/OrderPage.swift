@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 
 /// The seed's two screens: the order screen (`쥬스 주문`) and, as a modal over it, the stock
@@ -33,7 +34,7 @@ struct OrderPage {
             fruitNames: Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id.rawValue, $0.name[language]) }),
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
             maximumCount: StockLimits.count.upperBound)
-        return Templates.page("order", Model(
+        return Templates.page(.order, Model(
             header: PageHeader(.order, title: strings.orderScreenTitle, account: account, language: language, request: request),
             strings: strings,
             maximumCount: StockLimits.count.upperBound,

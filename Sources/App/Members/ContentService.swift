@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 
 /// What staff post and members see: What's New, the event pop-up and uploaded images.

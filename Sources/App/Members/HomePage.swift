@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 
 /// The member's home: a greeting, the event pop-up (once), What's New newest first, and
@@ -45,7 +46,7 @@ struct HomePage {
         let strings = CommonWords.of(language)
         let allWords = Words.of(language)
         let now = Date()
-        return Templates.page("home", Model(
+        return Templates.page(.home, Model(
             header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
             greeting: words.greeting.filling(["name": account.name]),
             news: news.map { item in

@@ -3,6 +3,7 @@ import Hummingbird
 import JuiceBar
 import Membership
 import MultipartKit
+import ShopBasics
 import Storage
 
 /// Members' API: sign-up, their orders and recommendation, What's New, events.

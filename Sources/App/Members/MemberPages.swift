@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 
 /// The member's home page, for anyone signed in, and the changes to their own account made from it:
 /// `POST /home/username` and `POST /home/password` (a first password, for a member made by Kakao).

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 
 /// The queue's pages: the making screen staff work through (`/kitchen`) and the pickup board by
 /// the counter (`/board`). Both draw the queue from the live `queue` event; the page carries the
@@ -19,15 +20,15 @@ struct QueuePages {
     }
 
     @Sendable func kitchen(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await page("kitchen", .kitchen, account: try context.requireStaff(), language: context.language, request: request)
+        try await page(.kitchen, .kitchen, account: try context.requireStaff(), language: context.language, request: request)
     }
 
     @Sendable func board(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        try await page("board", .board, account: context.account, language: context.language, request: request)
+        try await page(.board, .board, account: context.account, language: context.language, request: request)
     }
 
     private func page(
-        _ template: String, _ kind: PageHeader.Page, account: Account?, language: Language, request: Request
+        _ template: Template, _ kind: PageHeader.Page, account: Account?, language: Language, request: Request
     ) async throws -> Response {
         let words = Words.of(language)
         let menu = juiceBar.menu

@@ -1,5 +1,7 @@
+import DayClose
 import Foundation
 import Hummingbird
+import ShopBasics
 import Storage
 import JuiceBar
 import Membership

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JuiceBar
 import NIOCore
+import ShopBasics
 import Storage
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 
 /// What every request carries through the routes: who is signed in, if anyone, and the language
 /// to answer in.

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 import VendingMachine
 
 /// A product in one readable line, in one of the shop's languages: `바나나우유 (빙그레) 240ml 1,700원 ·

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ShopBasics
 import Storage
 import VendingMachine
 import JuiceBar

@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import VendingMachine
 
@@ -34,7 +35,7 @@ struct VendingPage {
         let names = Self.names(of: state, in: language)
         let data = PageData(words: words, names: names, language: language, version: state.version,
                             maximumRestock: Restock.maximumCount)
-        return Templates.page("vending", Model(
+        return Templates.page(.vending, Model(
             header: PageHeader(.vending, title: words.title, account: account, language: language, request: request),
             words: words, balance: Won.format(state.money.balance), isStaff: isStaff,
             moneyButtons: [1_000, 5_000].map { MoneyButton(amount: $0, label: Won.format($0)) },
@@ -121,7 +122,7 @@ struct SalesChart {
         height = sold.count * 26 + 6
     }
 
-    var svg: String { Templates.render("sales-chart", self) }
+    var svg: String { Templates.render(.salesChart, self) }
 }
 
 /// The vending screen's own words.

@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import PostgresNIO
+import ShopBasics
 import Synchronization
 
 /// The juice bar's stock in PostgreSQL, shared by every server. The writes waiting in this server

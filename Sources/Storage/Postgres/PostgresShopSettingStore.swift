@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import PostgresNIO
+import ShopBasics
 
 /// The shop's settings in PostgreSQL: one row of `shop_setting`, shared by every server. Each
 /// order batch reads the zone in its locking read, after it took the fruit stock's lock

@@ -2,6 +2,7 @@ import Foundation
 internal import GRDB
 internal import GRDBSQLite
 import JuiceBar
+import ShopBasics
 
 /// The juice bar's stock in SQLite. Writes waiting at one moment are decided together against
 /// one reading of the book and stored in one savepoint of the writer's group commit, so

@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 import JuiceBar
+import ShopBasics
 
 /// The shop's settings in SQLite: one row of `shopSetting`. A change is one savepoint of the
 /// writer, the same file write lock every order batch holds while it reads the zone and numbers.

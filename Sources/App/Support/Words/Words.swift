@@ -1,4 +1,5 @@
 import JuiceBar
+import ShopBasics
 import VendingMachine
 
 /// Everything a person reads — page words, alerts and the API's messages — as one table per

@@ -1,21 +1,42 @@
 import Foundation
 import Hummingbird
-import JuiceBar
 import Membership
 import Mustache
+import ShopBasics
 
-/// The pages' templates (`*.mustache`, each beside its feature's code), read once from the
-/// bundle. `{{name}}` writes text escaped for HTML, so a page cannot forget to escape; the raw
-/// `{{{name}}}` appears only for JSON already made safe for a script block (`scriptJSON`).
+/// Every template the pages use, by the name of its file (`order.mustache`, beside its feature's
+/// code; Package.swift bundles each it finds). A name here without its file fails
+/// `TemplateTests`, not a customer's page.
+enum Template: String, CaseIterable {
+    /// What every page fills (`{{<layout}}`), and the header in it.
+    case layout, header
+    // The pages.
+    case order, vending, home, kitchen, board, reports, login, signup
+    // Parts of pages.
+    case productArt = "product-art", salesChart = "sales-chart", kakaoButton = "kakao-button", kakaoSymbol = "kakao-symbol"
+}
+
+/// The pages' templates, read once from the bundle. `{{name}}` writes text escaped for HTML, so a
+/// page cannot forget to escape; the raw `{{{name}}}` appears only for JSON already made safe for
+/// a script block (`scriptJSON`).
 enum Templates {
+    /// Every template in the bundle, by name (its file's, less `.mustache`), as text.
+    static let bundled: [String: String] = {
+        let folder = Bundle.module.resourceURL!
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return Dictionary(uniqueKeysWithValues: files.filter { $0.hasSuffix(".mustache") }.map { file in
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
+                fatalError("the template \(file) cannot be read")
+            }
+            return (String(file.dropLast(".mustache".count)), text)
+        })
+    }()
+
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        let folder = Bundle.module.resourceURL!
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasSuffix(".mustache") {
+        for (name, text) in bundled {
             do {
-                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-                try library.register(text, named: String(name.dropLast(".mustache".count)))
+                try library.register(text, named: name)
             } catch {
                 fatalError("the template \(name) does not parse: \(error)")
             }
@@ -24,13 +45,15 @@ enum Templates {
     }()
 
     /// A template rendered on its own (an SVG drawing, a part of a page).
-    static func render(_ template: String, _ model: Any) -> String {
-        guard let text = library.render(model, withTemplate: template) else { fatalError("no template named \(template)") }
+    static func render(_ template: Template, _ model: Any) -> String {
+        guard let text = library.render(model, withTemplate: template.rawValue) else {
+            fatalError("no template named \(template.rawValue)")
+        }
         return text
     }
 
     /// A whole page: `template` fills the `content` block of `layout.mustache` with `page`.
-    static func page(_ template: String, _ page: some PageModel, status: HTTPResponse.Status = .ok) -> Response {
+    static func page(_ template: Template, _ page: some PageModel, status: HTTPResponse.Status = .ok) -> Response {
         htmlResponse(render(template, page), status: status)
     }
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import JuiceBar
 import NIOCore
+import ShopBasics
 import Storage
 
 /// `GET /api/orders.csv`, `/api/ledger.csv`, `/api/vending/sales.csv` (staff; `from`/`to` days,

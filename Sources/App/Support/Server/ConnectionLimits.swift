@@ -129,7 +129,7 @@ struct LimitedHTTP1Channel: ServerChildChannel {
     }()
 
     /// A connection keeps its last read buffer while it waits, and most connections wait: a live
-    /// stream for hours. NIO's 2 KB start was a tenth of an idle stream; bigger requests grow it.
+    /// stream for hours. NIO's 2 KB start was much of an idle stream; bigger requests grow it.
     static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {

@@ -64,8 +64,8 @@ final class Batcher<Request: Sendable, Response: Sendable>: Sendable {
 /// The thread every batch runs on. A batch resumes after each round trip to its database while
 /// it holds that database's lock (on PostgreSQL, the part's lock for every server); on the shared
 /// pool each resumption would wait behind every request being handled, so under load the lock
-/// would be held mostly by waiting. Here it resumes at once. `scripts/bench-postgres` on 2 cores:
-/// one server from about 2,900 to 5,300–5,800 orders/s, two together from 3,300 to 5,300–5,800.
+/// would be held mostly by waiting. Here it resumes at once (`scripts/bench-postgres`; see
+/// docs/performance.md).
 /// PostgreSQL's connections are served on the same thread (`group`), so an answer is read where
 /// its batch resumes: not behind the requests on the server's own event loops, and not handed
 /// from one thread to another on every round trip.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// JSON written by hand, for the answers hot enough that JSONEncoder's generic machinery shows in
-/// profiles: the order answer, where encoding was a tenth of the server's CPU under load, the
+/// profiles: the order answer, whose encoding showed in the server's CPU under load, the
 /// machine's, and refusals (`APIError.json`), each order's answer once a rush has used up the fruit.
 /// Callers write keys sorted, so the text is what `apiEncoder` would write (a test checks).
 struct JSONText {

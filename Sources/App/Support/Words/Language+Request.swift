@@ -1,5 +1,6 @@
 import Hummingbird
 import JuiceBar
+import ShopBasics
 
 extension Language {
     /// `?lang=` first, then the language chosen before (its cookie), then the browser's

@@ -6,8 +6,8 @@ import NIOCore
 /// proxies), Hummingbird's request id (which the request's other lines carry too), method, path,
 /// status and how long it took. At the request logger's `info` level, in the shop log's format,
 /// but written straight to the log's lines: through swift-log (its metadata dictionaries, their
-/// merge and the handler's existential) the line cost 13 % of `GET /health`'s server CPU (`perf`
-/// samples per request with and without `--log-level error`).
+/// merge and the handler's existential) the line was a large share of `GET /health`'s server CPU
+/// (`perf` samples per request with and without `--log-level error`; see docs/performance.md).
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = ShopRequestContext
     let lines: LogLines

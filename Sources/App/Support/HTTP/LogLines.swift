@@ -40,8 +40,8 @@ public struct ShopLogHandler: LogHandler {
 /// Lines waiting to be written to one file descriptor, and the thread that writes them. Each
 /// thread appends to a shard of its own, so the threads serving requests on different cores do not
 /// pass one lock and one buffer between them per line: shared, the access log cost `GET /health`
-/// 3–15 µs of server CPU a request on two cores, and nothing measurable with the server held to
-/// one core (`taskset`). A thread's lines come out in its order; lines of different threads
+/// server CPU on two cores, and nothing measurable with the server held to one core (`taskset`;
+/// see docs/performance.md). A thread's lines come out in its order; lines of different threads
 /// appended within one `gathering` may come out in either order.
 public final class LogLines: Sendable {
     public static let standardError = LogLines(descriptor: STDERR_FILENO)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import JuiceBar
+@testable import ShopBasics
 import Testing
 
 /// `dayText` counts days from the zone's offset itself; it must name the day Foundation's calendar

@@ -5,6 +5,7 @@ import JuiceBar
 import Metrics
 import NIOCore
 import NIOHTTPTypes
+import ShopBasics
 
 /// Cuts a request whose body does not arrive in time. The idle timeout closes a connection that
 /// sends nothing, but a body trickled a byte every few seconds is never idle and would hold a

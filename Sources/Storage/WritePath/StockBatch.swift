@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import ShopBasics
 
 /// A stock write once committed: its plan with the ids the engine gave (the order's, the ledger
 /// lines'), and the stock and menu as its batch left them.

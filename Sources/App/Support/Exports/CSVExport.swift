@@ -1,6 +1,7 @@
 import Foundation
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import VendingMachine
 

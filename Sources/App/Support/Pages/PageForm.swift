@@ -1,5 +1,6 @@
 import Hummingbird
 import JuiceBar
+import ShopBasics
 
 /// A form posted from a page that works without JavaScript (`/login`, `/signup`). Its hidden
 /// `lang` field names the language of the page it was sent from, which the answer speaks.
