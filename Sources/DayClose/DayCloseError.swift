@@ -22,8 +22,6 @@ public struct BrokenReport: Error, Hashable, Sendable {
     public var reason: Reason
 
     public init(number: Int, day: String, reason: Reason) {
-        self.number = number
-        self.day = day
-        self.reason = reason
+        (self.number, self.day, self.reason) = (number, day, reason)
     }
 }
