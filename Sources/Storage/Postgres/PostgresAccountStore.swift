@@ -28,7 +28,7 @@ public struct PostgresAccountStore: AccountStore {
         try await database.rows("""
             SELECT \(unescaped: Self.accountColumns), a.password_hash FROM account a WHERE a.username = \(username)
             """).first.map { row in
-            (try Self.account(row), try row.makeRandomAccess()[7].decode(String?.self))
+            (try Self.account(row), try row.makeRandomAccess().decode("password_hash", as: String?.self))
         }
     }
 
@@ -124,17 +124,16 @@ public struct PostgresAccountStore: AccountStore {
     /// What `account(_:)` reads of the account `a`: its columns, whether it has a password, and
     /// its identities' issuers.
     static let accountColumns = """
-        a.id, a.username, a.name, a.role, a.created_at, a.password_hash IS NOT NULL,
-        ARRAY(SELECT i.issuer FROM account_identity i WHERE i.account_id = a.id ORDER BY i.issuer)
+        a.id, a.username, a.name, a.role, a.created_at, a.password_hash IS NOT NULL AS has_password,
+        ARRAY(SELECT i.issuer FROM account_identity i WHERE i.account_id = a.id ORDER BY i.issuer) AS linked_issuers
         """
 
-    /// An account from a row that starts with `accountColumns`.
+    /// An account from a row with `accountColumns`.
     static func account(_ row: PostgresRow) throws -> Account {
-        let columns = row.makeRandomAccess()
+        let cells = row.makeRandomAccess()
         return Account(
-            id: try columns[0].decode(Int64.self), username: try columns[1].decode(String.self),
-            name: try columns[2].decode(String.self), role: Role(rawValue: try columns[3].decode(String.self)) ?? .member,
-            createdAt: Date(storedValue: try columns[4].decode(Double.self)),
-            hasPassword: try columns[5].decode(Bool.self), linkedIssuers: try columns[6].decode([String].self))
+            id: try cells.decode("id"), username: try cells.decode("username"), name: try cells.decode("name"),
+            role: Role(rawValue: try cells.decode("role")) ?? .member, createdAt: Date(storedValue: try cells.decode("created_at")),
+            hasPassword: try cells.decode("has_password"), linkedIssuers: try cells.decode("linked_issuers"))
     }
 }

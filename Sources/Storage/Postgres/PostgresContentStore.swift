@@ -49,21 +49,25 @@ public struct PostgresContentStore: ContentStore {
     }
 
     public func event(_ id: Int64) async throws -> ShopEvent? {
-        try await database.rows("SELECT id, title, body, image_id, starts, ends FROM event WHERE id = \(id)")
+        try await database.rows("SELECT \(unescaped: Self.eventColumns) FROM event WHERE id = \(id)")
             .first.map(Self.event)
     }
 
     public func events(endingAfter now: Date) async throws -> [ShopEvent] {
         // `ends` is the midnight starting the last day; a day later the event is over.
         try await database.rows("""
-            SELECT id, title, body, image_id, starts, ends FROM event
+            SELECT \(unescaped: Self.eventColumns) FROM event
             WHERE ends > \(now.addingTimeInterval(-86_400 * 2).storedValue) ORDER BY starts, id
             """).map(Self.event)
     }
 
+    /// What every read of events selects (`event(_:)` reads it).
+    private static let eventColumns = "id, title, body, image_id, starts, ends"
+
     private static func event(_ row: PostgresRow) throws -> ShopEvent {
-        let (id, title, body, imageID, start, end) = try row.decode((Int64, String, String, Int64?, Double, Double).self)
-        return ShopEvent(id: id, title: title, body: body, imageID: imageID,
-                         start: Date(storedValue: start), end: Date(storedValue: end))
+        let cells = row.makeRandomAccess()
+        return ShopEvent(id: try cells.decode("id"), title: try cells.decode("title"), body: try cells.decode("body"),
+                         imageID: try cells.decode("image_id"), start: Date(storedValue: try cells.decode("starts")),
+                         end: Date(storedValue: try cells.decode("ends")))
     }
 }

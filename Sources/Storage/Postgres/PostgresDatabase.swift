@@ -218,4 +218,6 @@ enum PostgresStoreError: Error {
     case noRow
     /// A row of a kind this code does not know.
     case unexpectedRow
+    /// A row without a column this code reads.
+    case missingColumn(String)
 }

@@ -14,16 +14,16 @@ public struct PostgresDayReportStore: DayReportStore {
     }
 
     public func reports() async throws -> [StoredReport] {
-        try await database.rows("SELECT number, day, body, hash FROM day_report ORDER BY number").map(Self.report)
+        try await database.rows("SELECT \(unescaped: Self.reportColumns) FROM day_report ORDER BY number").map(Self.report)
     }
 
     public func report(number: Int) async throws -> StoredReport? {
-        try await database.rows("SELECT number, day, body, hash FROM day_report WHERE number = \(number)")
+        try await database.rows("SELECT \(unescaped: Self.reportColumns) FROM day_report WHERE number = \(number)")
             .first.map(Self.report)
     }
 
     public func latest() async throws -> StoredReport? {
-        try await database.rows("SELECT number, day, body, hash FROM day_report ORDER BY number DESC LIMIT 1")
+        try await database.rows("SELECT \(unescaped: Self.reportColumns) FROM day_report ORDER BY number DESC LIMIT 1")
             .first.map(Self.report)
     }
 
@@ -60,8 +60,12 @@ public struct PostgresDayReportStore: DayReportStore {
         guard !added.isEmpty else { throw DayCloseError.alreadyClosed(day: report.report.day) }
     }
 
+    /// What every read of reports selects (`report(_:)` reads it).
+    static let reportColumns = "number, day, body, hash"
+
     static func report(_ row: PostgresRow) throws -> StoredReport {
-        let (number, day, body, hash) = try row.decode((Int, String, String, String).self)
-        return StoredReport(number: number, day: day, body: body, hash: hash)
+        let cells = row.makeRandomAccess()
+        return StoredReport(number: try cells.decode("number"), day: try cells.decode("day"), body: try cells.decode("body"),
+                            hash: try cells.decode("hash"))
     }
 }

@@ -61,27 +61,27 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     public func orders(member: Int64?, limit: Int?) async throws -> [Order] {
         try await database.rows("""
-            SELECT \(unescaped: Self.orderColumns) FROM juice_order
+            SELECT \(unescaped: Self.orderColumns.list) FROM juice_order
             WHERE \(member)::bigint IS NULL OR account_id = \(member)
             ORDER BY id DESC LIMIT \(limit)
             """).map(Self.order)
     }
 
     public func orders(in window: ExportWindow) async throws -> [Order] {
-        try await window.rows(of: "juice_order", columns: Self.orderColumns, in: database).map(Self.order)
+        try await window.rows(of: "juice_order", columns: Self.orderColumns.list, in: database).map(Self.order)
     }
 
     public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
-        try await window.rows(of: "stock_ledger", columns: Self.ledgerColumns, in: database).map(Self.ledgerEntry)
+        try await window.rows(of: "stock_ledger", columns: Self.ledgerColumns.list, in: database).map(Self.ledgerEntry)
     }
 
     public func order(id: Int64) async throws -> Order? {
-        try await database.rows("SELECT \(unescaped: Self.orderColumns) FROM juice_order WHERE id = \(id)").first.map(Self.order)
+        try await database.rows("SELECT \(unescaped: Self.orderColumns.list) FROM juice_order WHERE id = \(id)").first.map(Self.order)
     }
 
     public func queue() async throws -> [Order] {
         try await database.rows("""
-            SELECT \(unescaped: Self.orderColumns) FROM juice_order
+            SELECT \(unescaped: Self.orderColumns.list) FROM juice_order
             WHERE status IN \(unescaped: OrderStatus.activeSQL) ORDER BY id
             """).map(Self.order)
     }
@@ -94,50 +94,49 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
             """).decode(Double?.self)
     }
 
-    static let orderColumns = "id, juice_id, time, actor, number, day, status, status_time, ready_time, pickup, account_id"
-
-    /// Where an order's fields stand in a row: `orderColumns` in a plain read, and other places
-    /// in the rows of `juice_bar_book` (see `BookRow.order`).
-    struct OrderCells {
-        var id, juice, time, actor, number, day, status, statusTime, readyTime, pickup, member: Int
-
-        static let read = OrderCells(id: 0, juice: 1, time: 2, actor: 3, number: 4, day: 5, status: 6, statusTime: 7,
-                                     readyTime: 8, pickup: 9, member: 10)
-        static let book = OrderCells(id: 7, juice: 1, time: 10, actor: 9, number: 5, day: 4, status: 8, statusTime: 11,
-                                     readyTime: 12, pickup: 13, member: 14)
-    }
+    /// What every read of orders selects, the fruit stock's book included (`order(_:)` reads it).
+    static let orderColumns: PostgresColumns = [
+        "id": "bigint", "juice_id": "text", "time": "double precision", "actor": "text", "number": "integer",
+        "day": "text", "status": "text", "status_time": "double precision", "ready_time": "double precision",
+        "pickup": "boolean", "account_id": "bigint",
+    ]
 
     static func order(_ row: PostgresRow) throws -> Order {
-        try order(row.makeRandomAccess(), at: .read)
+        try order(row.makeRandomAccess())
     }
 
-    /// The one decoder of an order, wherever its row comes from.
-    static func order(_ cells: PostgresRandomAccessRow, at place: OrderCells) throws -> Order {
-        Order(id: try cells[place.id].decode(Int64.self), juice: JuiceID(try cells[place.juice].decode(String.self)),
-              time: Date(storedValue: try cells[place.time].decode(Double.self)),
-              actor: try cells[place.actor].decode(String.self), number: try cells[place.number].decode(Int.self),
-              day: try cells[place.day].decode(String.self),
-              status: OrderStatus(rawValue: try cells[place.status].decode(String.self)) ?? .pickedUp,
-              statusTime: Date(storedValue: try cells[place.statusTime].decode(Double.self)),
-              readyTime: try cells[place.readyTime].decode(Double?.self).map(Date.init(storedValue:)),
-              pickup: try cells[place.pickup].decode(Bool.self), member: try cells[place.member].decode(Int64?.self))
+    /// The one decoder of an order, from a row of `orderColumns`, wherever it comes from.
+    static func order(_ cells: PostgresRandomAccessRow) throws -> Order {
+        Order(id: try cells.decode("id"), juice: JuiceID(try cells.decode("juice_id", as: String.self)),
+              time: Date(storedValue: try cells.decode("time")), actor: try cells.decode("actor"),
+              number: try cells.decode("number"), day: try cells.decode("day"),
+              status: OrderStatus(rawValue: try cells.decode("status")) ?? .pickedUp,
+              statusTime: Date(storedValue: try cells.decode("status_time")),
+              readyTime: try cells.decode("ready_time", as: Double?.self).map(Date.init(storedValue:)),
+              pickup: try cells.decode("pickup"), member: try cells.decode("account_id"))
     }
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.rows("""
-            SELECT \(unescaped: Self.ledgerColumns) FROM stock_ledger ORDER BY id DESC LIMIT \(limit)
+            SELECT \(unescaped: Self.ledgerColumns.list) FROM stock_ledger ORDER BY id DESC LIMIT \(limit)
             """).map(Self.ledgerEntry)
     }
 
-    static let ledgerColumns = "id, time, fruit_id, delta, count_after, cause, juice_id, order_id, actor"
+    /// What every read of the ledger selects (`ledgerEntry(_:)` reads it).
+    static let ledgerColumns: PostgresColumns = [
+        "id": "bigint", "time": "double precision", "fruit_id": "text", "delta": "integer", "count_after": "integer",
+        "cause": "text", "juice_id": "text", "order_id": "bigint", "actor": "text",
+    ]
 
     static func ledgerEntry(_ row: PostgresRow) throws -> LedgerEntry {
-        let (id, time, fruit, delta, countAfter, cause, juice, orderID, actor) =
-            try row.decode((Int64, Double, String, Int, Int, String, String?, Int64?, String).self)
+        let cells = row.makeRandomAccess()
         return LedgerEntry(
-            id: id, time: Date(storedValue: time), fruit: FruitID(fruit), delta: delta, countAfter: countAfter,
-            cause: StockChangeCause(rawValue: cause) ?? .edit, juice: juice.map { JuiceID($0) }, orderID: orderID,
-            actor: actor)
+            id: try cells.decode("id"), time: Date(storedValue: try cells.decode("time")),
+            fruit: FruitID(try cells.decode("fruit_id", as: String.self)), delta: try cells.decode("delta"),
+            countAfter: try cells.decode("count_after"),
+            cause: StockChangeCause(rawValue: try cells.decode("cause")) ?? .edit,
+            juice: try cells.decode("juice_id", as: String?.self).map { JuiceID($0) }, orderID: try cells.decode("order_id"),
+            actor: try cells.decode("actor"))
     }
 }
 
@@ -146,34 +145,49 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 extension PostgresJuiceBarStore {
     @Sendable static func fetchMenu(_ connection: PostgresConnection) async throws -> Menu {
         let fruits = try await connection.rows(
-            "SELECT id, name_ko, name_en, emoji, reorder_level FROM fruit ORDER BY position").map { row in
-            let (id, ko, en, emoji, level) = try row.decode((String, String, String, String, Int).self)
-            return Fruit(id: FruitID(id), name: LocalizedName(ko: ko, en: en), emoji: emoji, level: level)
-        }
+            "SELECT id AS fruit_id, name_ko, name_en, emoji, reorder_level FROM fruit ORDER BY position"
+        ).map { try fruit($0.makeRandomAccess()) }
         var recipes: [JuiceID: [Ingredient]] = [:]
         for row in try await connection.rows("SELECT juice_id, fruit_id, amount FROM recipe_ingredient ORDER BY position") {
             let (juice, fruit, amount) = try row.decode((String, String, Int).self)
             recipes[JuiceID(juice), default: []].append(Ingredient(fruit: FruitID(fruit), amount: amount))
         }
-        let juices = try await connection.rows("SELECT id, name_ko, name_en FROM juice ORDER BY position").map { row in
-            let (id, ko, en) = try row.decode((String, String, String).self)
-            return Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: recipes[JuiceID(id)] ?? [])
+        let juices = try await connection.rows("SELECT id AS juice_id, name_ko, name_en FROM juice ORDER BY position").map { row in
+            let juice = try juice(row.makeRandomAccess())
+            return Juice(id: juice.id, name: juice.name, recipe: recipes[juice.id] ?? [])
         }
         return Menu(fruits: fruits, juices: juices)
     }
 
-    /// The kinds of row `juice_bar_book` gives (see `PostgresSchema`), named by their first cell.
+    /// A fruit, from a row with its columns (`fruit_id`, `name_ko`, `name_en`, `emoji`, `reorder_level`).
+    static func fruit(_ cells: PostgresRandomAccessRow) throws -> Fruit {
+        Fruit(id: FruitID(try cells.decode("fruit_id", as: String.self)), name: try name(cells), emoji: try cells.decode("emoji"),
+              level: try cells.decode("reorder_level"))
+    }
+
+    /// A juice without its recipe, from a row with its columns (`juice_id`, `name_ko`, `name_en`).
+    static func juice(_ cells: PostgresRandomAccessRow) throws -> Juice {
+        Juice(id: JuiceID(try cells.decode("juice_id", as: String.self)), name: try name(cells), recipe: [])
+    }
+
+    /// A fruit's or a juice's names.
+    private static func name(_ cells: PostgresRandomAccessRow) throws -> LocalizedName {
+        LocalizedName(ko: try cells.decode("name_ko"), en: try cells.decode("name_en"))
+    }
+
+    /// The kinds of row `juice_bar_book` gives (`PostgresFunction.juiceBarBook`), told by their
+    /// `kind`; each fills its own columns.
     enum BookRow: Int16 {
-        /// A fruit: id, names, emoji (detail), count (number) and reorder level.
+        /// A fruit (`fruit(_:)`) and its `count`.
         case fruit = 0
-        /// A line of a recipe, each juice's lines together and in order: the juice's id and
-        /// names, the fruit (detail) and its amount (number).
+        /// A line of a recipe, each juice's lines together and in order: the juice (`juice_id`
+        /// and its names), the fruit (`fruit_id`) and its `amount`.
         case recipeLine = 1
-        /// The last number given on a day (id), if any (number).
+        /// The `last_number` given on a `day`, if any.
         case lastNumber = 2
-        /// An order asked for, its fields where `OrderCells.book` says.
+        /// An order asked for (`order(_:)`).
         case order = 3
-        /// The shop's time zone as stored (id), the first row.
+        /// The shop's `time_zone` as stored, the first row.
         case timeZone = 4
     }
 
@@ -220,37 +234,29 @@ extension PostgresJuiceBarStore {
         lock.taken()
         for try await row in rows {
             let cells = row.makeRandomAccess()
-            switch BookRow(rawValue: try cells[0].decode(Int16.self)) {
+            switch BookRow(rawValue: try cells.decode("kind")) {
             case .fruit:
-                let fruit = Fruit(id: FruitID(try cells[1].decode(String.self)), name: try name(cells),
-                                  emoji: try cells[4].decode(String.self), level: try cells[6].decode(Int.self))
+                let fruit = try fruit(cells)
                 book.menu.fruits.append(fruit)
-                book.stock[fruit.id] = try cells[5].decode(Int.self)
+                book.stock[fruit.id] = try cells.decode("count")
             case .recipeLine:
-                let juice = JuiceID(try cells[1].decode(String.self))
-                let line = Ingredient(fruit: FruitID(try cells[4].decode(String.self)), amount: try cells[5].decode(Int.self))
-                if book.menu.juices.last?.id == juice {
-                    book.menu.juices[book.menu.juices.count - 1].recipe.append(line)
-                } else {
-                    book.menu.juices.append(Juice(id: juice, name: try name(cells), recipe: [line]))
+                let line = Ingredient(fruit: FruitID(try cells.decode("fruit_id", as: String.self)), amount: try cells.decode("amount"))
+                if book.menu.juices.last?.id.rawValue != (try cells.decode("juice_id", as: String.self)) {
+                    book.menu.juices.append(try juice(cells))
                 }
+                book.menu.juices[book.menu.juices.count - 1].recipe.append(line)
             case .lastNumber:
-                book.lastNumbers[try cells[1].decode(String.self)] = try cells[5].decode(Int?.self)
+                book.lastNumbers[try cells.decode("day")] = try cells.decode("last_number", as: Int?.self)
             case .order:
-                let order = try order(cells, at: .book)
+                let order = try order(cells)
                 book.orders[order.id] = order
             case .timeZone:
-                zone = try cells[1].decode(String.self)
+                zone = try cells.decode("time_zone")
             case nil:
                 throw PostgresStoreError.unexpectedRow
             }
         }
         return (book, zone)
-    }
-
-    /// A fruit's or a juice's names, in the book's third and fourth cells.
-    private static func name(_ cells: PostgresRandomAccessRow) throws -> LocalizedName {
-        LocalizedName(ko: try cells[2].decode(String.self), en: try cells[3].decode(String.self))
     }
 
     /// Writes a batch's plans in one statement whatever its size (new fruits and juices, rare,
@@ -316,7 +322,7 @@ extension PostgresJuiceBarStore {
         return StoredStockPlans(plans: stored, version: lineIDs.max() ?? version)
     }
 
-    /// The book's statement (the schema's `juice_bar_book`), prepared once per connection.
+    /// The book's statement (`PostgresFunction.juiceBarBook`), prepared once per connection.
     struct LockAndReadBook: PostgresPreparedStatement {
         static let sql = "SELECT * FROM juice_bar_book($1, $2, $3, $4, $5)"
         typealias Row = PostgresRow

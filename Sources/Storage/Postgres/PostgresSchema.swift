@@ -7,15 +7,18 @@ import VendingMachine
 /// SQLite, named in PostgreSQL's style; moments are seconds since 1970 (double precision) as
 /// there, so both engines give back exactly the times they were given.
 enum PostgresSchema {
-    /// A migration never changes once shipped; new ones are added at the end.
-    static let migrations: [(name: String, apply: @Sendable (PostgresConnection) async throws -> Void)] = [
+    typealias Migration = (name: String, apply: @Sendable (PostgresConnection) async throws -> Void)
+
+    /// A migration never changes once shipped; new ones are added at the end. The shop's functions
+    /// are not made here but from their one definition each, after these (`PostgresFunction`).
+    static let migrations: [Migration] = [
         ("shop.v1", createShop),
         ("sign_in_attempt_id.v2", { connection in
             try await connection.run("ALTER TABLE failed_sign_in ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
         }),
-        ("locking_reads.v3", { connection in
-            for function in lockingReads { try await connection.run(PostgresQuery(unsafeSQL: function)) }
-        }),
+        // Made the books of the fruit stock and of the vending machine, functions now made from
+        // their definitions (`PostgresFunction.all`).
+        ("locking_reads.v3", { _ in }),
         // Definitions stored before a category was written as plain fields beside its kind.
         ("plain_categories.v4", { connection in
             for product in Catalog.products {
@@ -43,11 +46,8 @@ enum PostgresSchema {
         ("identities.v8", { connection in
             for statement in identities { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
         }),
-        // The book also gives the shop's time zone, read once the lock is held, so an order batch
-        // needs no read of its own for it.
-        ("book_time_zone.v9", { connection in
-            try await connection.run(PostgresQuery(unsafeSQL: bookWithTimeZone))
-        }),
+        // Gave the time zone in the fruit stock's book, now made from its definition (`PostgresFunction`).
+        ("book_time_zone.v9", { _ in }),
         // As in SQLite, two indexes hold only the rows their reads look for: orders with a member
         // (a member's orders) and cancels' ledger lines (the day report's cancelled orders); and
         // the ledger's index by fruit is gone, since the counts at a close follow the report's
@@ -62,8 +62,11 @@ enum PostgresSchema {
         }),
     ]
 
-    /// Applies what is missing, holding a lock so that instances starting together take turns;
-    /// each migration is one transaction with its record, so a failed one leaves nothing behind.
+    /// The migrations, then the making of each function whose definition is new to the database.
+    static var steps: [Migration] { migrations + PostgresFunction.all.map(\.migration) }
+
+    /// Applies what is missing, holding a lock so that instances starting together take turns, in
+    /// one transaction with the records of what it applied: a failure leaves nothing behind.
     static func migrate(_ database: PostgresDatabase) async throws {
         try await database.transaction { connection in
             // Instances starting together wait for each other's migrations however long they take.
@@ -77,7 +80,7 @@ enum PostgresSchema {
                 """)
             let applied = try await connection.rows("SELECT name FROM schema_migration")
                 .map { try $0.decode(String.self) }
-            for migration in migrations where !applied.contains(migration.name) {
+            for migration in steps where !applied.contains(migration.name) {
                 try await migration.apply(connection)
                 try await connection.run("INSERT INTO schema_migration (name) VALUES (\(migration.name))")
             }
@@ -269,11 +272,11 @@ enum PostgresSchema {
     ]
 
     /// The queue: each order's number within its shop day, its status and when it changed, cancels
-    /// in the ledger, kept answers of idempotent requests, each fruit's reorder level, and a book
-    /// that also reads the levels and the orders and day numbers a batch needs. Orders made before were made on the spot: `pickedUp`,
-    /// numbered in the order they came on each (UTC) day.
+    /// in the ledger, kept answers of idempotent requests, and each fruit's reorder level. Orders
+    /// made before were made on the spot: `pickedUp`, numbered in the order they came on each (UTC)
+    /// day. The fruit stock's first book gave way to `juice_bar_book` (`PostgresFunction`).
     private static let queue = [
-        "DROP FUNCTION fruit_stock_book(bigint, text, text)",
+        "DROP FUNCTION IF EXISTS fruit_stock_book(bigint, text, text)",
         "ALTER TABLE fruit ADD COLUMN reorder_level integer NOT NULL DEFAULT 0 CHECK (reorder_level BETWEEN 0 AND 1000000)",
         """
         ALTER TABLE juice_order
@@ -314,138 +317,6 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX idempotent_request_created ON idempotent_request(created)",
-        // Kind 0: a row per fruit; 1: a row per recipe line, each juice's lines together and in
-        // order; 2: the last number given on each of `days`; 3: each of `order_ids`' order.
-        """
-        CREATE FUNCTION juice_bar_book(lock_key bigint, channel text, instance text, days text[], order_ids bigint[])
-        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer, level integer,
-                       order_id bigint, status text, actor text, ordered_at double precision,
-                       status_at double precision, ready_at double precision, pickup boolean, account_id bigint)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
-            RETURN QUERY
-                SELECT (CASE WHEN b.is_juice THEN 1 ELSE 0 END)::smallint, b.id, b.name_ko, b.name_en, b.detail, b.number,
-                       b.level, NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
-                       NULL::bigint
-                FROM (
-                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
-                           f.reorder_level AS level, f.position AS juice_position, 0 AS line_position
-                    FROM fruit f
-                    UNION ALL
-                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, NULL, j.position, r.position
-                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
-                ) b
-                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
-            RETURN QUERY
-                SELECT 2::smallint, d.day, NULL::text, NULL::text, NULL::text,
-                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day), NULL::integer,
-                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
-                       NULL::bigint
-                FROM unnest(days) AS d(day);
-            RETURN QUERY
-                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, NULL::integer, o.id, o.status, o.actor, o.time,
-                       o.status_time, o.ready_time, o.pickup, o.account_id
-                FROM juice_order o WHERE o.id = ANY(order_ids);
-        END
-        $$
-        """,
-    ]
-
-    /// `juice_bar_book` of `queue.v5` with one more row, first: kind 4, the shop's time zone (id).
-    /// Read after the lock, a plain read sees the zone as last committed: a change takes the row
-    /// and then this same lock before it commits, so it waits for the batch holding the lock.
-    private static let bookWithTimeZone = """
-        CREATE OR REPLACE FUNCTION juice_bar_book(lock_key bigint, channel text, instance text, days text[], order_ids bigint[])
-        RETURNS TABLE (kind smallint, id text, name_ko text, name_en text, detail text, number integer, level integer,
-                       order_id bigint, status text, actor text, ordered_at double precision,
-                       status_at double precision, ready_at double precision, pickup boolean, account_id bigint)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
-            RETURN QUERY
-                SELECT 4::smallint, s.time_zone, NULL::text, NULL::text, NULL::text, NULL::integer, NULL::integer,
-                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
-                       NULL::bigint
-                FROM shop_setting s;
-            RETURN QUERY
-                SELECT (CASE WHEN b.is_juice THEN 1 ELSE 0 END)::smallint, b.id, b.name_ko, b.name_en, b.detail, b.number,
-                       b.level, NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
-                       NULL::bigint
-                FROM (
-                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
-                           f.reorder_level AS level, f.position AS juice_position, 0 AS line_position
-                    FROM fruit f
-                    UNION ALL
-                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, NULL, j.position, r.position
-                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
-                ) b
-                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
-            RETURN QUERY
-                SELECT 2::smallint, d.day, NULL::text, NULL::text, NULL::text,
-                       (SELECT max(o.number) FROM juice_order o WHERE o.day = d.day), NULL::integer,
-                       NULL::bigint, NULL::text, NULL::text, NULL::float8, NULL::float8, NULL::float8, NULL::boolean,
-                       NULL::bigint
-                FROM unnest(days) AS d(day);
-            RETURN QUERY
-                SELECT 3::smallint, o.juice_id, NULL::text, NULL::text, o.day, o.number, NULL::integer, o.id, o.status, o.actor, o.time,
-                       o.status_time, o.ready_time, o.pickup, o.account_id
-                FROM juice_order o WHERE o.id = ANY(order_ids);
-        END
-        $$
-        """
-
-    /// The first statement of each part's writes (see `PostgresDatabase.write`): it takes the
-    /// part's lock, asks for the change notice, and then reads what the batch is decided on, all
-    /// in one round trip. A function, because a plain statement reads the moment it started,
-    /// before it waited for the lock; each statement of a (volatile) function reads afresh.
-    private static let lockingReads = [
-        // A row per fruit, then a row per recipe line, each juice's lines together and in order.
-        """
-        CREATE FUNCTION fruit_stock_book(lock_key bigint, channel text, instance text)
-        RETURNS TABLE (is_juice boolean, id text, name_ko text, name_en text, detail text, number integer)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
-            RETURN QUERY
-                SELECT b.is_juice, b.id, b.name_ko, b.name_en, b.detail, b.number FROM (
-                    SELECT false AS is_juice, f.id, f.name_ko, f.name_en, f.emoji AS detail, f.count AS number,
-                           f.position AS juice_position, 0 AS line_position
-                    FROM fruit f
-                    UNION ALL
-                    SELECT true, j.id, j.name_ko, j.name_en, r.fruit_id, r.amount, j.position, r.position
-                    FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id
-                ) b
-                ORDER BY b.is_juice, b.juice_position, b.id, b.line_position;
-        END
-        $$
-        """,
-        // A row per product with its unsold count and the money; then, for each wanted product,
-        // its oldest items still fresh at `fresh_after`, as many as wanted, oldest first.
-        """
-        CREATE FUNCTION vending_book(lock_key bigint, channel text, instance text,
-                                     wanted_products text[], wanted_counts bigint[], fresh_after double precision)
-        RETURNS TABLE (product text, unsold integer, balance integer, inserted bigint, spent bigint, returned bigint,
-                       item_id bigint, manufactured double precision, expires double precision)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(lock_key), pg_notify(channel, instance);
-            RETURN QUERY
-                SELECT p.id, p.unsold, m.balance, m.inserted, m.spent, m.returned, NULL::bigint, NULL::float8, NULL::float8
-                FROM vending_product p CROSS JOIN vending_money m WHERE m.id = 1;
-            RETURN QUERY
-                SELECT i.product_id, NULL::integer, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint,
-                       i.id, i.manufactured, i.expires
-                FROM unnest(wanted_products, wanted_counts) AS w(product, count)
-                CROSS JOIN LATERAL (
-                    SELECT v.id, v.product_id, v.manufactured, v.expires FROM vending_item v
-                    WHERE v.product_id = w.product AND v.sale_id IS NULL AND v.expires > fresh_after
-                    ORDER BY v.manufactured, v.id LIMIT w.count
-                ) i
-                ORDER BY i.manufactured, i.id;
-        END
-        $$
-        """,
     ]
 
     /// The closed days' reports, never changed once stored (a trigger refuses it), and the index

@@ -67,33 +67,38 @@ public struct PostgresVendingStore: VendingStore {
 
     public func history(limit: Int?) async throws -> [Sale] {
         try await database.rows("""
-            SELECT id, product_id, price, time, item_id FROM vending_sale ORDER BY id DESC LIMIT \(limit)
+            SELECT \(unescaped: Self.saleColumns) FROM vending_sale ORDER BY id DESC LIMIT \(limit)
             """).map(Self.sale)
     }
 
     public func sales(in window: ExportWindow) async throws -> [Sale] {
-        try await window.rows(of: "vending_sale", columns: "id, product_id, price, time, item_id", in: database).map(Self.sale)
+        try await window.rows(of: "vending_sale", columns: Self.saleColumns, in: database).map(Self.sale)
     }
 
     public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
         try await window.rows(of: "vending_money_ledger", columns: "id, time, kind, amount, balance_after, actor",
                               in: database).map { row in
-            let (id, time, kind, amount, balanceAfter, actor) = try row.decode((Int64, Double, String, Int, Int, String).self)
-            return MoneyLine(id: id, time: Date(storedValue: time),
-                             movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: kind)!, amount: amount,
-                                                     balanceAfter: balanceAfter),
-                             actor: actor)
+            let cells = row.makeRandomAccess()
+            return MoneyLine(
+                id: try cells.decode("id"), time: Date(storedValue: try cells.decode("time")),
+                movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: try cells.decode("kind"))!,
+                                        amount: try cells.decode("amount"), balanceAfter: try cells.decode("balance_after")),
+                actor: try cells.decode("actor"))
         }
     }
 
+    /// What every read of sales selects (`sale(_:)` reads it).
+    static let saleColumns = "id, product_id, price, time, item_id"
+
     static func sale(_ row: PostgresRow) throws -> Sale {
-        let (id, product, price, time, itemID) = try row.decode((Int64, String, Int, Double, Int64).self)
-        return Sale(id: id, product: product, price: price, time: Date(storedValue: time), itemID: itemID)
+        let cells = row.makeRandomAccess()
+        return Sale(id: try cells.decode("id"), product: try cells.decode("product_id"), price: try cells.decode("price"),
+                    time: Date(storedValue: try cells.decode("time")), itemID: try cells.decode("item_id"))
     }
 
     public func expiredItems(at now: Date) async throws -> [Item] {
         try await database.rows("""
-            SELECT id, product_id, manufactured, expires FROM vending_item
+            SELECT \(unescaped: Self.itemColumns.list) FROM vending_item
             WHERE sale_id IS NULL AND expires <= \(now.storedValue) ORDER BY expires, id
             """).map(Self.item)
     }
@@ -142,8 +147,16 @@ public struct PostgresVendingStore: VendingStore {
 // MARK: - Rows
 
 extension PostgresVendingStore {
+    /// The kinds of row `vending_book` gives (`PostgresFunction.vendingBook`), told by their `kind`.
+    enum BookRow: Int16 {
+        /// A product's `unsold` count (`product_id`), and the money.
+        case product = 0
+        /// One of the oldest fresh items of a product wanted (`item(_:)`).
+        case item = 1
+    }
+
     /// Takes the machine's lock and reads the money, the unsold counts, and the oldest fresh items
-    /// the segment may buy, in one statement (the schema's `vending_book`).
+    /// the segment may buy, in one statement (`PostgresFunction.vendingBook`).
     static func fetchBook(
         _ connection: PostgresConnection, _ lock: PostgresDatabase.PartLock, _ catalog: ProductCache,
         for segment: ArraySlice<PendingWrite<VendingWrite>>
@@ -160,15 +173,17 @@ extension PostgresVendingStore {
             """)
         lock.taken()
         for row in rows {
-            let (product, count, balance, inserted, spent, returned, itemID, manufactured, expires) =
-                try row.decode((String, Int?, Int?, Int?, Int?, Int?, Int64?, Double?, Double?).self)
-            if let itemID, let manufactured, let expires {
-                oldestItems[product, default: []].append(Item(
-                    id: itemID, product: product, manufactured: Date(storedValue: manufactured),
-                    expires: Date(storedValue: expires)))
-            } else if let count, let balance, let inserted, let spent, let returned {
-                unsold[product] = count
-                money = MoneyTotals(balance: balance, inserted: inserted, spent: spent, returned: returned)
+            let cells = row.makeRandomAccess()
+            switch BookRow(rawValue: try cells.decode("kind")) {
+            case .product:
+                unsold[try cells.decode("product_id")] = try cells.decode("unsold")
+                money = MoneyTotals(balance: try cells.decode("balance"), inserted: try cells.decode("inserted"),
+                                    spent: try cells.decode("spent"), returned: try cells.decode("returned"))
+            case .item:
+                let item = try item(cells)
+                oldestItems[item.product, default: []].append(item)
+            case nil:
+                throw PostgresStoreError.unexpectedRow
             }
         }
         return VendingBook(catalog: products, money: money, unsold: unsold, oldestItems: oldestItems)
@@ -238,9 +253,17 @@ extension PostgresVendingStore {
         try await connection.run("UPDATE vending_product SET unsold = unsold + \(count) WHERE id = \(product.id)")
     }
 
+    /// What every read of items selects, the machine's book included (`item(_:)` reads it).
+    static let itemColumns: PostgresColumns = [
+        "id": "bigint", "product_id": "text", "manufactured": "double precision", "expires": "double precision",
+    ]
+
     static func item(_ row: PostgresRow) throws -> Item {
-        let (id, product, manufactured, expires) = try row.decode((Int64, String, Double, Double).self)
-        return Item(id: id, product: product, manufactured: Date(storedValue: manufactured),
-                    expires: Date(storedValue: expires))
+        try item(row.makeRandomAccess())
+    }
+
+    static func item(_ cells: PostgresRandomAccessRow) throws -> Item {
+        Item(id: try cells.decode("id"), product: try cells.decode("product_id"),
+             manufactured: Date(storedValue: try cells.decode("manufactured")), expires: Date(storedValue: try cells.decode("expires")))
     }
 }
