@@ -41,8 +41,7 @@ import Testing
         #expect(try await today.reports() == [one, two])
         #expect(try await today.report(number: 2) == two)
 
-        let (table, juice) = engine == .sqlite ? ("juiceOrder", "juiceId") : ("juice_order", "juice_id")
-        try await shop.executeBehindTheShop("UPDATE \(table) SET \(juice) = 'mangoJuice' WHERE id = \(first.id)")
+        try await shop.executeBehindTheShop("UPDATE juice_order SET juice_id = 'mangoJuice' WHERE id = \(first.id)")
         let broken = await #expect(throws: BrokenReport.self) { try await today.verify() }
         #expect(broken?.number == 1 && broken?.day == one.report.day)
         #expect(broken?.reason == .records(["orders", "records"]))
@@ -61,8 +60,7 @@ import Testing
         _ = try await shop.juiceBar.move(order: waiting.id, to: .ready, actor: "s")
         #expect(try await days.verify().count == 1, "a cancel and a move after the close are business, not edits")
 
-        let table = engine == .sqlite ? "juiceOrder" : "juice_order"
-        try await shop.executeBehindTheShop("UPDATE \(table) SET status = 'cancelled' WHERE id = \(waiting.id)")
+        try await shop.executeBehindTheShop("UPDATE juice_order SET status = 'cancelled' WHERE id = \(waiting.id)")
         let broken = await #expect(throws: BrokenReport.self) { try await days.verify() }
         #expect(broken?.reason == .records(["open"]))
     }
@@ -71,8 +69,7 @@ import Testing
     func aStoredReportCannotBeChangedOrDeleted(_ engine: Engine) async throws {
         let shop = try await TestShop(engine, now: now)
         let sealed = try await ShopDays(shop.database, calendar: ShopCalendar(), now: now).close()
-        let table = engine == .sqlite ? "dayReport" : "day_report"
-        for statement in ["UPDATE \(table) SET body = '{}'", "DELETE FROM \(table)"] {
+        for statement in ["UPDATE day_report SET body = '{}'", "DELETE FROM day_report"] {
             await #expect(throws: (any Error).self, "\(statement)") { try await shop.executeBehindTheShop(statement) }
         }
         if engine == .postgres {
@@ -83,7 +80,7 @@ import Testing
             }
         } else {
             // REPLACE deletes the old row without firing a delete trigger; the insert trigger passes over it.
-            try await shop.executeBehindTheShop("INSERT OR REPLACE INTO dayReport VALUES (1, 'x', '{}', 'x')")
+            try await shop.executeBehindTheShop("INSERT OR REPLACE INTO day_report VALUES (1, 'x', '{}', 'x')")
         }
         #expect(try await ShopDays(shop.database, calendar: ShopCalendar()).verify() == [sealed])
     }

@@ -231,12 +231,12 @@ import Testing
         let check = try DatabaseQueue(path: path)
         let (violations, orders) = try await check.read { db in
             (try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM juiceOrder WHERE accountId = 2"))
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM juice_order WHERE account_id = 2"))
         }
         #expect(violations == 0 && orders == 1)
         // The tables that refer to accounts still do (GRDB turns foreign keys on): deleting one takes its sessions along.
         let sessions = try await check.write { db in
-            try db.execute(sql: "DELETE FROM juiceOrder; DELETE FROM account WHERE id = 2")
+            try db.execute(sql: "DELETE FROM juice_order; DELETE FROM account WHERE id = 2")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM session")
         }
         #expect(sessions == 0)

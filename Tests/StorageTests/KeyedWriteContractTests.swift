@@ -191,24 +191,24 @@ import VendingMachine
     /// upgrade is still a replay.
     @Test(arguments: Engine.available)
     func aKeyKeptAsItsRequestsTextAnswersThatRequestAfterTheUpgrade(_ engine: Engine) async throws {
-        let shop = try await TestShop(engine)
         let body = #"{"juice":"bananaJuice","pickup":true}"#
         let created = TestShop.now().timeIntervalSince1970
-        let statements = engine == .sqlite ? [
-            "DELETE FROM grdb_migrations WHERE identifier = 'idempotency.v4.requestFingerprints'",
-            """
-            INSERT INTO idempotentRequest (scope, key, request, created, status, contentType, body)
-                VALUES ('guest:a', 'old', 'POST /api/orders\n\(body)', \(created), 201, 'text/plain', X'6f6c64')
-            """,
-        ] : [
-            "DELETE FROM schema_migration WHERE name = 'request_fingerprints.v11'",
-            """
-            INSERT INTO idempotent_request (scope, key, request, created, status, content_type, body)
-                VALUES ('guest:a', 'old', E'POST /api/orders\\n\(body)', \(created), 201, 'text/plain', '\\x6f6c64')
-            """,
-        ]
-        for statement in statements { try await shop.executeBehindTheShop(statement) }
-
+        let shop: TestShop
+        if engine == .sqlite {
+            shop = try await TestShop(sqliteUpTo: "idempotency.v3.keptInArrivalOrder", rows: """
+                INSERT INTO idempotentRequest (scope, key, request, created, status, contentType, body)
+                    VALUES ('guest:a', 'old', 'POST /api/orders\n\(body)', \(created), 201, 'text/plain', X'6f6c64')
+                """)
+        } else {
+            shop = try await TestShop(engine)
+            for statement in [
+                "DELETE FROM schema_migration WHERE name = 'request_fingerprints.v11'",
+                """
+                INSERT INTO idempotent_request (scope, key, request, created, status, content_type, body)
+                    VALUES ('guest:a', 'old', E'POST /api/orders\\n\(body)', \(created), 201, 'text/plain', '\\x6f6c64')
+                """,
+            ] { try await shop.executeBehindTheShop(statement) }
+        }
         let keys = try await shop.reopen().idempotency
         let asked = RequestFingerprint.of(method: "POST", path: "/api/orders", body: ByteBuffer(string: body))
         #expect(try await keys.find(scope: "guest:a", key: "old", request: asked, at: TestShop.now())

@@ -76,18 +76,15 @@ import VendingMachine
                     .map { $0["detail"] as String }.joined(separator: "; ")
             }
         }
-        #expect(plans[0].contains("juiceOrder_active"), "\(plans[0])")
-        #expect(plans[1].contains("juiceOrder_pickupReady"), "\(plans[1])")
-        #expect(plans[2].contains("SEARCH orderDay USING PRIMARY KEY"), "\(plans[2])")
-        #expect(plans[3].contains("juiceOrder_accountId"), "\(plans[3])")
+        #expect(plans[0].contains("juice_order_active"), "\(plans[0])")
+        #expect(plans[1].contains("juice_order_pickup_ready"), "\(plans[1])")
+        #expect(plans[2].contains("SEARCH order_day USING PRIMARY KEY"), "\(plans[2])")
+        #expect(plans[3].contains("juice_order_account_id"), "\(plans[3])")
     }
 
     /// A shop file at `path` as the build with `migration` as its last left it, holding `rows`.
     private func makeOldShop(upTo migration: String, rows: String) async throws {
-        let old = try DatabasePool(path: path)
-        try SQLiteSchema.migrator.migrate(old, upTo: migration)
-        try await old.write { db in try db.execute(sql: rows) }
-        try old.close()
+        try await TestShop.makeOldSQLiteShop(at: path, upTo: migration, rows: rows)
     }
 
     /// A 1 for each `?` of `sql`: a statement is explained only with all its arguments.
@@ -110,7 +107,7 @@ import VendingMachine
         #expect(try await store.order("mangoJuice", actor: "new", pickup: true).order.number == 3)
         #expect(try await store.order("bananaJuice", actor: "new").order.number == 4)
         let (days, indexes) = try await database.pool.read { db in
-            (try Row.fetchAll(db, sql: "SELECT day, lastNumber FROM orderDay ORDER BY day").map { "\($0[0] as String) \($0[1] as Int)" },
+            (try Row.fetchAll(db, sql: "SELECT day, last_number FROM order_day ORDER BY day").map { "\($0[0] as String) \($0[1] as Int)" },
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'juiceOrder_dayNumber'"))
         }
         #expect(days == ["2026-11-17 7", "2026-11-18 4"])
@@ -151,7 +148,7 @@ import VendingMachine
             _ = try await store.order("bananaJuice", actor: "g", key: write)
         }
         func keys() async throws -> [String] {
-            try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM idempotentRequest ORDER BY key") }
+            try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM idempotent_request ORDER BY key") }
         }
         let start = Self.noonOfTheOldDay
         try await order(key: "first", at: start)
@@ -165,7 +162,7 @@ import VendingMachine
         #expect(try await keys() == ["a", "b", "c"])
         #expect(database.keys.count == 3, "the swept keys are forgotten in memory too")
         let indexes = try await database.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE tbl_name = 'idempotentRequest' AND type = 'index' AND sql IS NOT NULL")
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE tbl_name = 'idempotent_request' AND type = 'index' AND sql IS NOT NULL")
         }
         #expect(indexes == 0)
     }
@@ -184,7 +181,7 @@ import VendingMachine
         }
         func rows() async throws -> [String] {
             try await database.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, key FROM idempotentRequest ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
+                try Row.fetchAll(db, sql: "SELECT id, key FROM idempotent_request ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
             }
         }
         try await order(key: "old", at: Self.noonOfTheOldDay, keeping: true)
@@ -215,7 +212,7 @@ import VendingMachine
         #expect(try await elsewhereKeys.find(scope: "guest:a", key: "a", request: "POST /api/orders\n{}", at: Self.noonOfTheOldDay)
                 == .answered(answer), "a read finds what another process kept")
         #expect(elsewhere.keys.count == 2)
-        let ids = try await here.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM idempotentRequest ORDER BY id") }
+        let ids = try await here.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM idempotent_request ORDER BY id") }
         #expect(ids == [1, 2], "each key one row, in the order kept")
     }
 
@@ -232,7 +229,7 @@ import VendingMachine
         }
         let first = try await store.order("bananaJuice", actor: "g", key: write("k"))
         _ = try await store.order("bananaJuice", actor: "g", key: write("newer"))
-        try await database.pool.write { db in try db.execute(sql: "DELETE FROM idempotentRequest WHERE key = 'k'") }
+        try await database.pool.write { db in try db.execute(sql: "DELETE FROM idempotent_request WHERE key = 'k'") }
         let second = try await store.order("bananaJuice", actor: "g", key: write("k"))
         #expect(second.order.id != first.order.id)
         do {
@@ -275,7 +272,7 @@ import VendingMachine
         }
         #expect(try await keys.keep(answer, for: write) == nil)
         let rows = try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, key FROM idempotentRequest ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
+            try Row.fetchAll(db, sql: "SELECT id, key FROM idempotent_request ORDER BY id").map { "\($0[0] as Int) \($0[1] as String)" }
         }
         #expect(rows == ["1 early", "2 late", "3 new"], "copied in the order they were made")
     }
@@ -286,7 +283,7 @@ import VendingMachine
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteDayReportStore.cancelledAmong, arguments: ["[1]"])
                 .map { $0["detail"] as String }.joined(separator: "; ")
         }
-        #expect(plan.contains("stockLedger USING INDEX stockLedger_cancelledOrder"), "\(plan)")
+        #expect(plan.contains("stock_ledger USING INDEX stock_ledger_cancelled_order"), "\(plan)")
     }
 
     /// SQLite checks `x IN (…)` of more than two constants through a temporary b-tree it builds
@@ -297,7 +294,7 @@ import VendingMachine
         let programs = try database.pool.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
             let writes = tables.map { "INSERT INTO \($0) DEFAULT VALUES" }
-                + ["UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?"]
+                + ["UPDATE juice_order SET status = ?, status_time = ?, ready_time = ? WHERE id = ?"]
             return try writes.map { sql in
                 (sql, try Row.fetchAll(db, sql: "EXPLAIN " + sql, arguments: Self.ones(for: sql)).map { $0["opcode"] as String })
             }
@@ -324,12 +321,12 @@ import VendingMachine
         #expect(try await SQLiteJuiceBarStore(database: database).order(id: 41)?.status == .cancelled)
         #expect(try await SQLiteDayReportStore(database: database).ordersWithCancelLines(among: [41]) == [41])
         try await database.pool.write { db in
-            #expect(try Int.fetchAll(db, sql: "SELECT id FROM stockLedger WHERE actor = 'old' ORDER BY id") == [90, 91])
-            #expect(try Int.fetchAll(db, sql: "SELECT id FROM vendingMoneyLedger WHERE actor = 'old'") == [7])
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE juiceOrder SET status = 'lost' WHERE id = 41") }
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE stockLedger SET cause = 'gift' WHERE id = 90") }
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE vendingMoneyLedger SET kind = 'tip' WHERE id = 7") }
-            try db.execute(sql: "UPDATE juiceOrder SET status = 'ready' WHERE id = 41")
+            #expect(try Int.fetchAll(db, sql: "SELECT id FROM stock_ledger WHERE actor = 'old' ORDER BY id") == [90, 91])
+            #expect(try Int.fetchAll(db, sql: "SELECT id FROM vending_money_ledger WHERE actor = 'old'") == [7])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE juice_order SET status = 'lost' WHERE id = 41") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE stock_ledger SET cause = 'gift' WHERE id = 90") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE vending_money_ledger SET kind = 'tip' WHERE id = 7") }
+            try db.execute(sql: "UPDATE juice_order SET status = 'ready' WHERE id = 41")
         }
     }
 
@@ -368,7 +365,7 @@ import VendingMachine
         #expect(receipt.order.id == 42)
         #expect(try await store.ledger(limit: 1).map(\.id) == [91])
         let counters = try await database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_sequence WHERE name IN ('juiceOrder', 'stockLedger')")
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_sequence WHERE name IN ('juice_order', 'stock_ledger')")
         }
         #expect(counters.isEmpty, "\(counters)")
     }
@@ -386,7 +383,7 @@ import VendingMachine
         let plans = DecidedStockBatch(batch, on: JuiceBarBook(menu: .seed, stock: stock)).plans
         let inserts = Mutex<[String]>([])
         let (before, stored) = try await database.pool.writeWithoutTransaction { db in
-            let before = try db.lastID(of: "stockLedger")
+            let before = try db.lastID(of: "stock_ledger")
             db.trace { event in
                 guard case .statement(let statement) = event, statement.sql.hasPrefix("INSERT") else { return }
                 inserts.withLock { $0.append(statement.sql) }
@@ -402,11 +399,11 @@ import VendingMachine
         let rows = inserts.withLock { $0 }.map { sql in
             "\(sql.split(separator: " ")[2]) \(sql.components(separatedBy: "), (").count)"
         }
-        #expect(rows == ["juiceOrder 32", "juiceOrder 8", "stockLedger 32", "stockLedger 32", "stockLedger 16", "orderDay 1"])
+        #expect(rows == ["juice_order 32", "juice_order 8", "stock_ledger 32", "stock_ledger 32", "stock_ledger 16", "order_day 1"])
         #expect(stored.plans.flatMap(\.ledger).map(\.id) == Array(before + 1...before + 80))
         #expect(stored.version == before + 80)
         let ledgerOrders = try await database.pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT orderId FROM stockLedger WHERE id > ? ORDER BY id", arguments: [before])
+            try Int64.fetchAll(db, sql: "SELECT order_id FROM stock_ledger WHERE id > ? ORDER BY id", arguments: [before])
         }
         #expect(ledgerOrders == stored.plans.flatMap { plan in plan.ledger.map { _ in plan.order!.id } })
     }
@@ -438,8 +435,8 @@ import VendingMachine
     /// Shops made before categories were written as plain fields hold Swift's enum coding,
     /// `{"milk":{"_0":{…}}}`; opening one rewrites them, and the machine reads as before.
     @Test func definitionsInSwiftsEnumCodingAreRewrittenAsPlainFields() async throws {
-        await (try await ShopDatabase.open(path)).close()
         let queue = try DatabaseQueue(path: path)
+        try SQLiteSchema.migrator.migrate(queue, upTo: "vending.v1")
         try await queue.write { db in
             for row in try Row.fetchAll(db, sql: "SELECT id, definition FROM vendingProduct") {
                 var definition = try JSONSerialization.jsonObject(with: Data((row["definition"] as String).utf8)) as! [String: Any]
@@ -449,7 +446,6 @@ import VendingMachine
                 try db.execute(sql: "UPDATE vendingProduct SET definition = ? WHERE id = ?", arguments: [
                     String(decoding: try JSONSerialization.data(withJSONObject: definition), as: UTF8.self), row["id"] as String])
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'vending.v2.plainCategories'")
         }
         #expect(try await queue.read { db in try String.fetchOne(db, sql: "SELECT definition FROM vendingProduct") }?
             .contains(#""_0""#) == true)
@@ -459,7 +455,7 @@ import VendingMachine
         #expect(try await shop.vending.state(at: Date()).products.map(\.product) == Catalog.products)
         await shop.close()
         let stored = try DatabaseQueue(path: path)
-        let definitions = try await stored.read { db in try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct") }
+        let definitions = try await stored.read { db in try String.fetchAll(db, sql: "SELECT definition FROM vending_product") }
         #expect(definitions.count == Catalog.products.count)
         #expect(definitions.allSatisfy { $0.contains(#""kind":"#) && !$0.contains(#""_0""#) })
     }

@@ -45,6 +45,26 @@ struct TestShop: Sendable {
         database = try await ShopDatabase.open(location, newShopTimeZone: .current, now: now)
     }
 
+    /// A SQLite shop as the build whose last migration was `migration` left it, holding `rows`
+    /// (written in that build's names), opened by this one, which migrates it.
+    init(sqliteUpTo migration: String, rows: String, now: @escaping @Sendable () -> Date = TestShop.now) async throws {
+        let folder = try TemporaryFolder()
+        self.folder = folder
+        location = folder.url.appendingPathComponent("shop.sqlite").path
+        try await Self.makeOldSQLiteShop(at: location, upTo: migration, rows: rows)
+        self.now = now
+        database = try await ShopDatabase.open(location, newShopTimeZone: .current, now: now)
+    }
+
+    /// A SQLite shop file at `path` as the build whose last migration was `migration` left it,
+    /// holding `rows`.
+    static func makeOldSQLiteShop(at path: String, upTo migration: String, rows: String) async throws {
+        let old = try DatabasePool(path: path)
+        try SQLiteSchema.migrator.migrate(old, upTo: migration)
+        try await old.write { db in try db.execute(sql: rows) }
+        try old.close()
+    }
+
     /// The same database opened again, as another process or server would.
     func reopen() async throws -> ShopDatabase {
         try await ShopDatabase.open(location, now: now)
@@ -57,11 +77,16 @@ struct TestShop: Sendable {
             try await DatabaseQueue(path: location).write { try $0.execute(sql: sql) }
             return
         }
+        _ = try await rows(sql)
+    }
+
+    /// The rows `sql` gives, run straight on the PostgreSQL database, past every store.
+    func rows(_ sql: String) async throws -> [PostgresRow] {
         let server = try #require(try PostgresLocation(location))
         let client = PostgresClient(configuration: server.clientConfiguration, backgroundLogger: Logger(label: "test"))
         let running = Task { await client.run() }
         defer { running.cancel() }
-        try await client.query(PostgresQuery(unsafeSQL: sql))
+        return try await client.query(PostgresQuery(unsafeSQL: sql)).collect()
     }
 
     /// The time in whole seconds: a moment the stores keep as seconds since 1970 comes back

@@ -28,7 +28,7 @@ def set_plenty_of_fruit(server) -> None:
 def order_ids_in(path) -> set[int]:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        return {row[0] for row in copy.execute("SELECT id FROM juiceOrder")}
+        return {row[0] for row in copy.execute("SELECT id FROM juice_order")}
 
 
 def test_a_backup_taken_under_order_load_is_whole_and_holds_every_answered_order(server, tmp_path):

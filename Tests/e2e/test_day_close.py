@@ -126,7 +126,7 @@ def test_an_order_changed_with_sqlite3_makes_verify_name_the_day(server):
     report = staff.post("/api/days/close").json()
     assert server.cli("days", "verify").returncode == 0
     with sqlite3.connect(server.database) as db:
-        db.execute("UPDATE juiceOrder SET juiceId = 'kiwiJuice' WHERE id = (SELECT MIN(id) FROM juiceOrder)")
+        db.execute("UPDATE juice_order SET juice_id = 'kiwiJuice' WHERE id = (SELECT MIN(id) FROM juice_order)")
     verified = server.cli("days", "verify")
     assert verified.returncode == 1, verified
     assert f"day report 1 ({report['day']})" in verified.stderr and "orders" in verified.stderr
@@ -136,7 +136,7 @@ def test_a_status_changed_with_sqlite3_is_found_too(server):
     staff = a_day_of_business(server)
     staff.post("/api/days/close")
     with sqlite3.connect(server.database) as db:
-        db.execute("UPDATE juiceOrder SET status = 'cancelled' WHERE status = 'pickedUp'")
+        db.execute("UPDATE juice_order SET status = 'cancelled' WHERE status = 'pickedUp'")
     assert server.cli("days", "verify").returncode == 1
 
 
@@ -146,7 +146,7 @@ def test_an_order_still_queued_at_the_close_marked_cancelled_with_sqlite3_is_fou
     report = ShopApi.signed_in_as_admin(server.url).post("/api/days/close").json()
     assert report["open"] == [queued["id"]]
     with sqlite3.connect(server.database) as db:
-        db.execute("UPDATE juiceOrder SET status = 'cancelled' WHERE id = ?", (queued["id"],))
+        db.execute("UPDATE juice_order SET status = 'cancelled' WHERE id = ?", (queued["id"],))
     verified = server.cli("days", "verify")
     assert verified.returncode == 1 and "day report 1" in verified.stderr, verified
 
@@ -154,7 +154,7 @@ def test_an_order_still_queued_at_the_close_marked_cancelled_with_sqlite3_is_fou
 def test_a_stored_report_never_changes(server):
     ShopApi.signed_in_as_admin(server.url).post("/api/days/close")
     with sqlite3.connect(server.database) as db:
-        for statement in ("UPDATE dayReport SET body = '{}'", "DELETE FROM dayReport"):
+        for statement in ("UPDATE day_report SET body = '{}'", "DELETE FROM day_report"):
             try:
                 db.execute(statement)
                 raise AssertionError(f"{statement} was allowed")

@@ -12,12 +12,12 @@ def test_users_list_and_the_account_answer_show_the_kakao_link(server, make_memb
     make_member("plainmember")
     with sqlite3.connect(server.database) as db:
         (account_id,) = db.execute("SELECT id FROM account WHERE username = 'kakaolinked'").fetchone()
-        db.execute("INSERT INTO accountIdentity (issuer, subject, accountId, linkedAt) VALUES (?, '4242', ?, 0)",
+        db.execute("INSERT INTO account_identity (issuer, subject, account_id, linked_at) VALUES (?, '4242', ?, 0)",
                    (KAKAO, account_id))
         # A member made by a Kakao sign-in: no password.
-        db.execute("INSERT INTO account (username, name, passwordHash, role, createdAt) "
+        db.execute("INSERT INTO account (username, name, password_hash, role, created_at) "
                    "VALUES ('kakao_4343', '민수', NULL, 'member', 0)")
-        db.execute("INSERT INTO accountIdentity (issuer, subject, accountId, linkedAt) "
+        db.execute("INSERT INTO account_identity (issuer, subject, account_id, linked_at) "
                    "VALUES (?, '4343', last_insert_rowid(), 0)", (KAKAO,))
 
     listed = json.loads(server.cli("users", "list", "--json", check=True).stdout)

@@ -54,7 +54,10 @@ public enum SQLiteBackup {
             copy = try DatabaseQueue(path: path, configuration: configuration)
             let verdict = try copy.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
             guard verdict == "ok" else { throw StorageError.unusable("\(path) fails integrity_check: \(verdict ?? "no answer")") }
-            let isShop = try copy.read { db in try db.tableExists("juiceOrder") && db.tableExists("fruit") }
+            // A backup made before the tables took PostgreSQL's names is a shop too: opened, it migrates.
+            let isShop = try copy.read { db in
+                try (db.tableExists("juice_order") || db.tableExists("juiceOrder")) && db.tableExists("fruit")
+            }
             guard isShop else { throw StorageError.unusable("\(path) is not a JuiceMaker shop") }
         } catch let error as DatabaseError {
             throw StorageError.unusable("\(path) is not a usable SQLite database: \(error.message ?? "\(error.resultCode)")")

@@ -17,19 +17,19 @@ public struct SQLiteDayReportStore: DayReportStore {
 
     public func reports() async throws -> [StoredReport] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM dayReport ORDER BY number").map(Self.report)
+            try Row.fetchAll(db, sql: "SELECT * FROM day_report ORDER BY number").map(Self.report)
         }
     }
 
     public func report(number: Int) async throws -> StoredReport? {
         try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM dayReport WHERE number = ?", arguments: [number]).map(Self.report)
+            try Row.fetchOne(db, sql: "SELECT * FROM day_report WHERE number = ?", arguments: [number]).map(Self.report)
         }
     }
 
     public func latest() async throws -> StoredReport? {
         try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM dayReport ORDER BY number DESC LIMIT 1").map(Self.report)
+            try Row.fetchOne(db, sql: "SELECT * FROM day_report ORDER BY number DESC LIMIT 1").map(Self.report)
         }
     }
 
@@ -38,8 +38,8 @@ public struct SQLiteDayReportStore: DayReportStore {
     public func closingMarks() async throws -> RecordMarks {
         try await database.pool.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT COALESCE(MAX(id), 0) FROM juiceOrder), (SELECT COALESCE(MAX(id), 0) FROM stockLedger),
-                       (SELECT COALESCE(MAX(id), 0) FROM vendingMoneyLedger), (SELECT COALESCE(MAX(id), 0) FROM vendingSale)
+                SELECT (SELECT COALESCE(MAX(id), 0) FROM juice_order), (SELECT COALESCE(MAX(id), 0) FROM stock_ledger),
+                       (SELECT COALESCE(MAX(id), 0) FROM vending_money_ledger), (SELECT COALESCE(MAX(id), 0) FROM vending_sale)
                 """)!
             return RecordMarks(orders: row[0], ledger: row[1], money: row[2], sales: row[3])
         }
@@ -52,14 +52,14 @@ public struct SQLiteDayReportStore: DayReportStore {
     }
 
     /// Which of the orders a JSON list names have a cancel's ledger lines, through
-    /// `stockLedger_cancelledOrder`, which holds those lines alone.
+    /// `stock_ledger_cancelled_order`, which holds those lines alone.
     static let cancelledAmong = """
-        SELECT DISTINCT orderId FROM stockLedger WHERE cause = 'cancel' AND orderId IN (SELECT value FROM json_each(?))
+        SELECT DISTINCT order_id FROM stock_ledger WHERE cause = 'cancel' AND order_id IN (SELECT value FROM json_each(?))
         """
 
     public func append(_ report: SealedReport) async throws {
         let added = try await database.writer.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO dayReport (number, day, body, hash) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT OR IGNORE INTO day_report (number, day, body, hash) VALUES (?, ?, ?, ?)",
                            arguments: [report.report.number, report.report.day, report.body, report.hash])
             return db.changesCount == 1
         }

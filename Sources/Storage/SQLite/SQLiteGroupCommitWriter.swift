@@ -67,7 +67,7 @@ final class SQLiteGroupCommitWriter: Sendable {
 
     /// Runs `body` in a savepoint of the group's transaction: kept when it returns, undone when
     /// it throws. The statements are prepared once per connection, not once per write as
-    /// GRDB's `inSavepoint` does; at thousands of writes a second that shows.
+    /// GRDB's `inSavepoint` does, which a stream of writes would feel.
     /// The write's own error comes out; a savepoint that cannot be undone comes out as a
     /// `SavepointFailure`, since then the whole group's transaction must roll back.
     private static func inSavepoint<T>(_ db: Database, _ body: () throws -> T) throws -> T {

@@ -123,7 +123,7 @@ struct KeysInTransaction: Sendable {
         if kept.sweep.isDue(at: first.write.time) {
             let oldest = IdempotencyStoreLimits.oldest(at: first.write.time)
             try db.run("""
-                DELETE FROM idempotentRequest WHERE created < ? AND id < (SELECT MAX(id) FROM idempotentRequest)
+                DELETE FROM idempotent_request WHERE created < ? AND id < (SELECT MAX(id) FROM idempotent_request)
                 """, oldest)
             swept = oldest
         }
@@ -139,7 +139,7 @@ struct KeysInTransaction: Sendable {
     private mutating func keep(_ answers: [(answer: StoredAnswer, write: IdempotentWrite)], in db: Database) throws {
         guard !answers.isEmpty else { return }
         try readRecent(db)
-        let first = try db.lastID(of: "idempotentRequest") + 1
+        let first = try db.lastID(of: "idempotent_request") + 1
         let rows = Array(zip(first..., answers))
         try db.insert(rows, Self.insert) { row, parameters in
             let (id, (answer, write)) = row
@@ -152,8 +152,8 @@ struct KeysInTransaction: Sendable {
         }
     }
 
-    static let insert = MultiRowInsert(into: "idempotentRequest", columns: [
-        "id", "scope", "key", "request", "created", "status", "contentType", "body"])
+    static let insert = MultiRowInsert(into: "idempotent_request", columns: [
+        "id", "scope", "key", "request", "created", "status", "content_type", "body"])
 
     /// Tells the index what this transaction read and wrote, once it committed.
     func learned() {
@@ -175,13 +175,13 @@ struct KeysInTransaction: Sendable {
     }
 
     static let rowOfID = """
-        SELECT scope, key, request, created, status, contentType, body FROM idempotentRequest WHERE id = ?
+        SELECT scope, key, request, created, status, content_type, body FROM idempotent_request WHERE id = ?
         """
     static let newestRowOfKey = """
-        SELECT request, status, contentType, body FROM idempotentRequest
+        SELECT request, status, content_type, body FROM idempotent_request
         WHERE scope = ? AND key = ? AND created >= ? ORDER BY id DESC LIMIT 1
         """
-    static let rowsPast = "SELECT id, scope, key, created FROM idempotentRequest WHERE id > ? ORDER BY id"
+    static let rowsPast = "SELECT id, scope, key, created FROM idempotent_request WHERE id > ? ORDER BY id"
 
     /// The rows past what the index knew when this transaction first needed them.
     private mutating func readRecent(_ db: Database) throws {
@@ -200,7 +200,7 @@ struct KeysInTransaction: Sendable {
     }
 
     private static func claim(_ row: Row, asked: String) -> IdempotencyClaim {
-        IdempotencyClaim(asked: asked, stored: row["request"], status: row["status"], contentType: row["contentType"],
+        IdempotencyClaim(asked: asked, stored: row["request"], status: row["status"], contentType: row["content_type"],
                          body: (row["body"] as Data?).map { [UInt8]($0) })
     }
 }

@@ -8,10 +8,10 @@ extension SQLiteAccountStore {
         let now = now()
         try await database.writer.write { db in
             // Those never taken back (the member left at the provider) are forgotten here.
-            try db.execute(sql: "DELETE FROM pendingSignIn WHERE expires <= ?", arguments: [now.storedValue])
+            try db.execute(sql: "DELETE FROM pending_sign_in WHERE expires <= ?", arguments: [now.storedValue])
             try db.execute(
                 sql: """
-                    INSERT INTO pendingSignIn (state, browser, nonce, codeVerifier, next, language, linkingAccountId, expires)
+                    INSERT INTO pending_sign_in (state, browser, nonce, code_verifier, next, language, linking_account_id, expires)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [pending.state, pending.browser, pending.nonce, pending.codeVerifier, pending.next,
@@ -21,7 +21,7 @@ extension SQLiteAccountStore {
 
     public func takePendingSignIn(state: String, now: Date) async throws -> PendingSignIn? {
         try await database.writer.write { db in
-            try Row.fetchOne(db, sql: "DELETE FROM pendingSignIn WHERE state = ? RETURNING *", arguments: [state])
+            try Row.fetchOne(db, sql: "DELETE FROM pending_sign_in WHERE state = ? RETURNING *", arguments: [state])
                 .map(Self.pendingSignIn)
                 .flatMap { $0.expires > now ? $0 : nil }
         }
@@ -40,7 +40,7 @@ extension SQLiteAccountStore {
             }
             guard let username else { throw AccountError.usernameTaken(usernames.first ?? "") }
             try db.execute(
-                sql: "INSERT INTO account (username, name, passwordHash, role, createdAt) VALUES (?, ?, NULL, 'member', ?)",
+                sql: "INSERT INTO account (username, name, password_hash, role, created_at) VALUES (?, ?, NULL, 'member', ?)",
                 arguments: [username, name, time.storedValue])
             let id = db.lastInsertedRowID
             try Self.insert(identity, accountID: id, at: time, in: db)
@@ -52,12 +52,12 @@ extension SQLiteAccountStore {
     public func link(_ identity: ExternalIdentity, to accountID: Int64, at time: Date) async throws {
         try await database.writer.write { db in
             if let owner = try Int64.fetchOne(
-                db, sql: "SELECT accountId FROM accountIdentity WHERE issuer = ? AND subject = ?",
+                db, sql: "SELECT account_id FROM account_identity WHERE issuer = ? AND subject = ?",
                 arguments: [identity.issuer, identity.subject]) {
                 guard owner == accountID else { throw IdentityError.linkedToAnother }
                 return
             }
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accountIdentity WHERE accountId = ? AND issuer = ?",
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM account_identity WHERE account_id = ? AND issuer = ?",
                                     arguments: [accountID, identity.issuer]) == nil
             else { throw IdentityError.alreadyLinked }
             try Self.insert(identity, accountID: accountID, at: time, in: db)
@@ -66,19 +66,19 @@ extension SQLiteAccountStore {
 
     public func unlink(issuer: String, accountID: Int64) async throws {
         try await database.writer.write { db in
-            let issuers = try String.fetchAll(db, sql: "SELECT issuer FROM accountIdentity WHERE accountId = ?",
+            let issuers = try String.fetchAll(db, sql: "SELECT issuer FROM account_identity WHERE account_id = ?",
                                               arguments: [accountID])
             guard issuers.contains(issuer) else { throw IdentityError.notLinked }
-            let hasPassword = try Bool.fetchOne(db, sql: "SELECT passwordHash IS NOT NULL FROM account WHERE id = ?",
+            let hasPassword = try Bool.fetchOne(db, sql: "SELECT password_hash IS NOT NULL FROM account WHERE id = ?",
                                                 arguments: [accountID]) ?? false
             guard hasPassword || issuers.count > 1 else { throw IdentityError.onlyWayIn }
-            try db.execute(sql: "DELETE FROM accountIdentity WHERE accountId = ? AND issuer = ?", arguments: [accountID, issuer])
+            try db.execute(sql: "DELETE FROM account_identity WHERE account_id = ? AND issuer = ?", arguments: [accountID, issuer])
         }
     }
 
     public func identities(accountID: Int64) async throws -> [ExternalIdentity] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT issuer, subject FROM accountIdentity WHERE accountId = ? ORDER BY issuer",
+            try Row.fetchAll(db, sql: "SELECT issuer, subject FROM account_identity WHERE account_id = ? ORDER BY issuer",
                              arguments: [accountID])
                 .map { ExternalIdentity(issuer: $0["issuer"], subject: $0["subject"]) }
         }
@@ -88,7 +88,7 @@ extension SQLiteAccountStore {
         try Row.fetchOne(
             db,
             sql: """
-                SELECT \(accountColumns) FROM accountIdentity linked JOIN account ON account.id = linked.accountId
+                SELECT \(accountColumns) FROM account_identity linked JOIN account ON account.id = linked.account_id
                 WHERE linked.issuer = ? AND linked.subject = ?
                 """,
             arguments: [identity.issuer, identity.subject]
@@ -96,13 +96,13 @@ extension SQLiteAccountStore {
     }
 
     private static func insert(_ identity: ExternalIdentity, accountID: Int64, at time: Date, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO accountIdentity (issuer, subject, accountId, linkedAt) VALUES (?, ?, ?, ?)",
+        try db.execute(sql: "INSERT INTO account_identity (issuer, subject, account_id, linked_at) VALUES (?, ?, ?, ?)",
                        arguments: [identity.issuer, identity.subject, accountID, time.storedValue])
     }
 
     private static func pendingSignIn(_ row: Row) -> PendingSignIn {
-        PendingSignIn(state: row["state"], browser: row["browser"], nonce: row["nonce"], codeVerifier: row["codeVerifier"],
-                      next: row["next"], language: row["language"], linkingAccountID: row["linkingAccountId"],
+        PendingSignIn(state: row["state"], browser: row["browser"], nonce: row["nonce"], codeVerifier: row["code_verifier"],
+                      next: row["next"], language: row["language"], linkingAccountID: row["linking_account_id"],
                       expires: row["expires"])
     }
 }

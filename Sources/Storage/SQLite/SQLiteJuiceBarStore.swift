@@ -50,23 +50,23 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             let rows = if let member {
                 try Row.fetchAll(db, sql: Self.memberOrders, arguments: [member, limit ?? -1])
             } else {
-                try Row.fetchAll(db, sql: "SELECT * FROM juiceOrder ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
+                try Row.fetchAll(db, sql: "SELECT * FROM juice_order ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
             }
             return rows.map(Self.order)
         }
     }
 
     public func orders(in window: ExportWindow) async throws -> [Order] {
-        try await database.pool.read { db in try window.rows(of: "juiceOrder", in: db).map(Self.order) }
+        try await database.pool.read { db in try window.rows(of: "juice_order", in: db).map(Self.order) }
     }
 
     public func ledger(in window: ExportWindow) async throws -> [LedgerEntry] {
-        try await database.pool.read { db in try window.rows(of: "stockLedger", in: db).map(Self.ledgerEntry) }
+        try await database.pool.read { db in try window.rows(of: "stock_ledger", in: db).map(Self.ledgerEntry) }
     }
 
     public func order(id: Int64) async throws -> Order? {
         try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM juiceOrder WHERE id = ?", arguments: [id]).map(Self.order)
+            try Row.fetchOne(db, sql: "SELECT * FROM juice_order WHERE id = ?", arguments: [id]).map(Self.order)
         }
     }
 
@@ -83,28 +83,28 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
     }
 
     // The queue's reads, each answered from an index of its own (`SQLiteFileTests` checks the plans).
-    static let activeOrders = "SELECT * FROM juiceOrder WHERE \(isActive) ORDER BY id"
-    /// An order in the queue, as `juiceOrder_active` and the reads that use it say it.
+    static let activeOrders = "SELECT * FROM juice_order WHERE \(isActive) ORDER BY id"
+    /// An order in the queue, as `juice_order_active` and the reads that use it say it.
     static let isActive = SQLiteSchema.oneOf("status", OrderStatus.active.map(\.rawValue))
     static let averageReady = """
-        SELECT AVG(readyTime - time) FROM (
-            SELECT readyTime, time FROM juiceOrder WHERE pickup AND readyTime IS NOT NULL ORDER BY readyTime DESC LIMIT ?)
+        SELECT AVG(ready_time - time) FROM (
+            SELECT ready_time, time FROM juice_order WHERE pickup AND ready_time IS NOT NULL ORDER BY ready_time DESC LIMIT ?)
         """
-    static let memberOrders = "SELECT * FROM juiceOrder WHERE accountId = ? ORDER BY id DESC LIMIT ?"
-    static let lastNumber = "SELECT lastNumber FROM orderDay WHERE day = ?"
+    static let memberOrders = "SELECT * FROM juice_order WHERE account_id = ? ORDER BY id DESC LIMIT ?"
+    static let lastNumber = "SELECT last_number FROM order_day WHERE day = ?"
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM stockLedger ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
+            try Row.fetchAll(db, sql: "SELECT * FROM stock_ledger ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
                 .map(Self.ledgerEntry)
         }
     }
 
     static func ledgerEntry(_ row: Row) -> LedgerEntry {
         LedgerEntry(
-            id: row["id"], time: row["time"], fruit: FruitID(row["fruitId"]), delta: row["delta"],
-            countAfter: row["countAfter"], cause: StockChangeCause(rawValue: row["cause"]) ?? .edit,
-            juice: (row["juiceId"] as String?).map { JuiceID($0) }, orderID: row["orderId"], actor: row["actor"])
+            id: row["id"], time: row["time"], fruit: FruitID(row["fruit_id"]), delta: row["delta"],
+            countAfter: row["count_after"], cause: StockChangeCause(rawValue: row["cause"]) ?? .edit,
+            juice: (row["juice_id"] as String?).map { JuiceID($0) }, orderID: row["order_id"], actor: row["actor"])
     }
 }
 
@@ -113,14 +113,14 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
 extension SQLiteJuiceBarStore {
     static func fetchMenu(_ db: Database) throws -> Menu {
         let fruits = try Row.fetchAll(db.cachedStatement(
-            sql: "SELECT id, nameKo, nameEn, emoji, reorderLevel FROM fruit ORDER BY position"))
+            sql: "SELECT id, name_ko, name_en, emoji, reorder_level FROM fruit ORDER BY position"))
             .map { row in Fruit(id: FruitID(row[0]), name: LocalizedName(ko: row[1], en: row[2]), emoji: row[3], level: row[4]) }
         var recipes: [JuiceID: [Ingredient]] = [:]
         for row in try Row.fetchAll(db.cachedStatement(
-            sql: "SELECT juiceId, fruitId, amount FROM recipeIngredient ORDER BY position")) {
+            sql: "SELECT juice_id, fruit_id, amount FROM recipe_ingredient ORDER BY position")) {
             recipes[JuiceID(row[0]), default: []].append(Ingredient(fruit: FruitID(row[1]), amount: row[2]))
         }
-        let juices = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, nameKo, nameEn FROM juice ORDER BY position"))
+        let juices = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name_ko, name_en FROM juice ORDER BY position"))
             .map { row in
                 let id = JuiceID(row[0])
                 return Juice(id: id, name: LocalizedName(ko: row[1], en: row[2]), recipe: recipes[id] ?? [])
@@ -135,15 +135,15 @@ extension SQLiteJuiceBarStore {
         }
         for id in needs.orders {
             book.orders[id] = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM juiceOrder WHERE id = ?"), arguments: [id]).map(order)
+                db.cachedStatement(sql: "SELECT * FROM juice_order WHERE id = ?"), arguments: [id]).map(order)
         }
         return book
     }
 
     static func order(_ row: Row) -> Order {
-        Order(id: row["id"], juice: JuiceID(row["juiceId"]), time: row["time"], actor: row["actor"],
+        Order(id: row["id"], juice: JuiceID(row["juice_id"]), time: row["time"], actor: row["actor"],
               number: row["number"], day: row["day"], status: OrderStatus(rawValue: row["status"]) ?? .pickedUp,
-              statusTime: row["statusTime"], readyTime: row["readyTime"], pickup: row["pickup"], member: row["accountId"])
+              statusTime: row["status_time"], readyTime: row["ready_time"], pickup: row["pickup"], member: row["account_id"])
     }
 
     /// Writes a batch's plans: each new fruit or juice and each changed order as it comes, then
@@ -157,13 +157,13 @@ extension SQLiteJuiceBarStore {
         var lines: [LedgerEntry] = []
         var counts: [FruitID: Int] = [:]
         var lastNumbers: [String: Int] = [:]
-        var lastOrderID = try plans.contains { $0.order != nil } ? db.lastID(of: "juiceOrder") : 0
-        var lastLineID = try db.lastID(of: "stockLedger")
+        var lastOrderID = try plans.contains { $0.order != nil } ? db.lastID(of: "juice_order") : 0
+        var lastLineID = try db.lastID(of: "stock_ledger")
         for var plan in plans {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
             if let juice = plan.newJuice { try insert(juice, in: db) }
             if let fruit = plan.newLevel {
-                try db.execute(sql: "UPDATE fruit SET reorderLevel = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
+                try db.execute(sql: "UPDATE fruit SET reorder_level = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
             }
             if var order = plan.order {
                 lastOrderID += 1
@@ -173,7 +173,7 @@ extension SQLiteJuiceBarStore {
                 lastNumbers[order.day] = order.number
             }
             if let order = plan.changedOrder {
-                try db.run("UPDATE juiceOrder SET status = ?, statusTime = ?, readyTime = ? WHERE id = ?",
+                try db.run("UPDATE juice_order SET status = ?, status_time = ?, ready_time = ? WHERE id = ?",
                            order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.id)
             }
             plan.ledger = plan.ledgerLines(orderID: plan.order?.id).map { line in
@@ -198,17 +198,17 @@ extension SQLiteJuiceBarStore {
         for (fruit, count) in counts { try write(count: count, of: fruit, in: db) }
         for (day, number) in lastNumbers {
             try db.run("""
-                INSERT INTO orderDay (day, lastNumber) VALUES (?, ?)
-                ON CONFLICT (day) DO UPDATE SET lastNumber = excluded.lastNumber
+                INSERT INTO order_day (day, last_number) VALUES (?, ?)
+                ON CONFLICT (day) DO UPDATE SET last_number = excluded.last_number
                 """, day, number)
         }
         return StoredStockPlans(plans: stored, version: lastLineID)
     }
 
-    static let orderInsert = MultiRowInsert(into: "juiceOrder", columns: [
-        "id", "juiceId", "time", "actor", "accountId", "number", "day", "status", "statusTime", "readyTime", "pickup"])
-    static let ledgerInsert = MultiRowInsert(into: "stockLedger", columns: [
-        "id", "time", "fruitId", "delta", "countAfter", "cause", "juiceId", "orderId", "actor"])
+    static let orderInsert = MultiRowInsert(into: "juice_order", columns: [
+        "id", "juice_id", "time", "actor", "account_id", "number", "day", "status", "status_time", "ready_time", "pickup"])
+    static let ledgerInsert = MultiRowInsert(into: "stock_ledger", columns: [
+        "id", "time", "fruit_id", "delta", "count_after", "cause", "juice_id", "order_id", "actor"])
 
     static func fetchStock(_ db: Database) throws -> Stock {
         var stock = Stock()
@@ -219,7 +219,7 @@ extension SQLiteJuiceBarStore {
     }
 
     static func fetchSnapshot(_ db: Database) throws -> StockSnapshot {
-        StockSnapshot(stock: try fetchStock(db), version: try db.lastID(of: "stockLedger"))
+        StockSnapshot(stock: try fetchStock(db), version: try db.lastID(of: "stock_ledger"))
     }
 
     static func write(count: Int, of fruit: FruitID, in db: Database) throws {
@@ -229,7 +229,7 @@ extension SQLiteJuiceBarStore {
     static func insert(_ fruit: Fruit, count: Int, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO fruit (id, nameKo, nameEn, emoji, position, count)
+                INSERT INTO fruit (id, name_ko, name_en, emoji, position, count)
                 VALUES (?, ?, ?, ?, (SELECT COUNT(*) FROM fruit), ?)
                 """,
             arguments: [fruit.id.rawValue, fruit.name.ko, fruit.name.en, fruit.emoji, count])
@@ -237,11 +237,11 @@ extension SQLiteJuiceBarStore {
 
     static func insert(_ juice: Juice, in db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO juice (id, nameKo, nameEn, position) VALUES (?, ?, ?, (SELECT COUNT(*) FROM juice))",
+            sql: "INSERT INTO juice (id, name_ko, name_en, position) VALUES (?, ?, ?, (SELECT COUNT(*) FROM juice))",
             arguments: [juice.id.rawValue, juice.name.ko, juice.name.en])
         for (position, ingredient) in juice.recipe.enumerated() {
             try db.execute(
-                sql: "INSERT INTO recipeIngredient (juiceId, fruitId, amount, position) VALUES (?, ?, ?, ?)",
+                sql: "INSERT INTO recipe_ingredient (juice_id, fruit_id, amount, position) VALUES (?, ?, ?, ?)",
                 arguments: [juice.id.rawValue, ingredient.fruit.rawValue, ingredient.amount, position])
         }
     }

@@ -4,8 +4,10 @@ import JuiceBar
 import VendingMachine
 
 /// The shop's tables in SQLite and the seed data of a new shop: every migration, in the order
-/// they shipped. The same tables as in PostgreSQL (`PostgresSchema`), named in camel case;
-/// moments are seconds since 1970 (REAL) as there.
+/// they shipped. The same tables as in PostgreSQL (`PostgresSchema`), under the same names since
+/// `namesAsInPostgres` (the migrations before it wrote camel case); moments are seconds since
+/// 1970 (REAL) as there. A migration writes its tables under the names they had when it shipped,
+/// never through a store's code, which writes the newest names.
 enum SQLiteSchema {
     /// Every migration in the order they shipped; one never changes once shipped, new ones are
     /// added at the end (as in `PostgresSchema.migrations`).
@@ -29,6 +31,7 @@ enum SQLiteSchema {
         ("idempotency.v2.sweptByScan", keysSweptByScan),
         ("idempotency.v3.keptInArrivalOrder", keptInArrivalOrder),
         ("idempotency.v4.requestFingerprints", requestFingerprints),
+        ("shop.v1.namesAsInPostgres", namesAsInPostgres),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -97,7 +100,31 @@ enum SQLiteSchema {
             );
             CREATE INDEX stockLedger_orderId ON stockLedger(orderId);
             """)
-        _ = try SQLiteJuiceBarStore.store(DecidedStockBatch.seed(at: Date()).plans, in: db)
+        try seedJuiceBar(db)
+    }
+
+    /// The seed menu, each fruit delivered with its first count, as `juiceBar` names the tables.
+    private static func seedJuiceBar(_ db: Database) throws {
+        for plan in DecidedStockBatch.seed(at: Date()).plans {
+            if let fruit = plan.newFruit {
+                try db.execute(
+                    sql: "INSERT INTO fruit (id, nameKo, nameEn, emoji, position, count) VALUES (?, ?, ?, ?, (SELECT COUNT(*) FROM fruit), ?)",
+                    arguments: [fruit.id.rawValue, fruit.name.ko, fruit.name.en, fruit.emoji, plan.counts[fruit.id] ?? 0])
+            }
+            if let juice = plan.newJuice {
+                try db.execute(sql: "INSERT INTO juice (id, nameKo, nameEn, position) VALUES (?, ?, ?, (SELECT COUNT(*) FROM juice))",
+                               arguments: [juice.id.rawValue, juice.name.ko, juice.name.en])
+                for (position, ingredient) in juice.recipe.enumerated() {
+                    try db.execute(sql: "INSERT INTO recipeIngredient (juiceId, fruitId, amount, position) VALUES (?, ?, ?, ?)",
+                                   arguments: [juice.id.rawValue, ingredient.fruit.rawValue, ingredient.amount, position])
+                }
+            }
+            for line in plan.ledger {
+                try db.execute(
+                    sql: "INSERT INTO stockLedger (time, fruitId, delta, countAfter, cause, actor) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue, line.actor])
+            }
+        }
     }
 
     /// Members and staff, and their sessions.
@@ -184,9 +211,13 @@ enum SQLiteSchema {
             """)
         let today = Date()
         for (position, product) in Catalog.products.enumerated() {
-            try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition) VALUES (?, ?, ?)",
-                           arguments: [product.id, position, try product.storedDefinition()])
-            try SQLiteVendingStore.addItems(of: product, count: Catalog.startingCount, manufactured: today, in: db)
+            try db.execute(sql: "INSERT INTO vendingProduct (id, position, definition, unsold) VALUES (?, ?, ?, ?)",
+                           arguments: [product.id, position, try product.storedDefinition(), Catalog.startingCount])
+            let expires = product.expiry(ofItemMadeOn: today)
+            for _ in 0..<Catalog.startingCount {
+                try db.execute(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)",
+                               arguments: [product.id, today.storedValue, expires.storedValue])
+            }
         }
     }
 
@@ -551,6 +582,83 @@ enum SQLiteSchema {
         db.add(function: fingerprint)
         defer { db.remove(function: fingerprint) }
         try db.execute(sql: "UPDATE idempotentRequest SET request = requestFingerprint(request)")
+    }
+
+    /// Tables, columns, indexes and triggers take the names they have in PostgreSQL (snake case),
+    /// so both engines' schemas read alike; SQLite's own table and columns too (`order_day`,
+    /// `idempotent_request.id`). SQLite renames a table or a column wherever it is named (other
+    /// tables' references, indexes, triggers, `sqlite_sequence`); an index or a trigger cannot be
+    /// renamed, so each is made again under its new name.
+    private static func namesAsInPostgres(_ db: Database) throws {
+        let tables: KeyValuePairs = [
+            "recipeIngredient": "recipe_ingredient", "juiceOrder": "juice_order", "stockLedger": "stock_ledger",
+            "failedSignIn": "failed_sign_in", "eventDismissal": "event_dismissal", "vendingProduct": "vending_product",
+            "vendingSale": "vending_sale", "vendingItem": "vending_item", "vendingMoney": "vending_money",
+            "vendingMoneyLedger": "vending_money_ledger", "dayReport": "day_report", "shopSetting": "shop_setting",
+            "accountIdentity": "account_identity", "pendingSignIn": "pending_sign_in", "orderDay": "order_day",
+            "idempotentRequest": "idempotent_request",
+        ]
+        for (table, name) in tables {
+            try db.execute(sql: "ALTER TABLE \"\(table)\" RENAME TO \(name)")
+        }
+        let columns: KeyValuePairs<String, KeyValuePairs<String, String>> = [
+            "fruit": ["nameKo": "name_ko", "nameEn": "name_en", "reorderLevel": "reorder_level"],
+            "juice": ["nameKo": "name_ko", "nameEn": "name_en"],
+            "recipe_ingredient": ["juiceId": "juice_id", "fruitId": "fruit_id"],
+            "juice_order": ["juiceId": "juice_id", "accountId": "account_id", "statusTime": "status_time",
+                            "readyTime": "ready_time"],
+            "stock_ledger": ["fruitId": "fruit_id", "countAfter": "count_after", "juiceId": "juice_id", "orderId": "order_id"],
+            "account": ["passwordHash": "password_hash", "createdAt": "created_at"],
+            "session": ["accountId": "account_id", "shownEventId": "shown_event_id"],
+            "event_dismissal": ["eventId": "event_id", "accountId": "account_id"],
+            "vending_sale": ["productId": "product_id", "itemId": "item_id"],
+            "vending_item": ["productId": "product_id", "saleId": "sale_id"],
+            "vending_money_ledger": ["balanceAfter": "balance_after"],
+            "image": ["contentType": "content_type"],
+            "news": ["imageId": "image_id", "registeredAt": "registered_at"],
+            "event": ["imageId": "image_id", "start": "starts", "end": "ends"],
+            "shop_setting": ["timeZone": "time_zone"],
+            "account_identity": ["accountId": "account_id", "linkedAt": "linked_at"],
+            "pending_sign_in": ["codeVerifier": "code_verifier", "linkingAccountId": "linking_account_id"],
+            "order_day": ["lastNumber": "last_number"],
+            "idempotent_request": ["contentType": "content_type"],
+        ]
+        for (table, renamed) in columns {
+            for (column, name) in renamed {
+                try db.execute(sql: "ALTER TABLE \(table) RENAME COLUMN \"\(column)\" TO \(name)")
+            }
+        }
+        try db.execute(sql: """
+            DROP INDEX failedSignIn_username;
+            CREATE INDEX failed_sign_in_username ON failed_sign_in(username, time);
+            DROP INDEX vendingItem_unsold;
+            CREATE INDEX vending_item_unsold ON vending_item(product_id, manufactured, id) WHERE sale_id IS NULL;
+            DROP INDEX vendingItem_unsoldExpiry;
+            CREATE INDEX vending_item_unsold_expiry ON vending_item(expires) WHERE sale_id IS NULL;
+            DROP INDEX news_registeredAt;
+            CREATE INDEX news_registered_at ON news(registered_at);
+            DROP INDEX pendingSignIn_expires;
+            CREATE INDEX pending_sign_in_expires ON pending_sign_in(expires);
+            DROP INDEX juiceOrder_accountId;
+            CREATE INDEX juice_order_account_id ON juice_order(account_id) WHERE account_id IS NOT NULL;
+            DROP INDEX juiceOrder_active;
+            CREATE INDEX juice_order_active ON juice_order(id) WHERE \(SQLiteJuiceBarStore.isActive);
+            DROP INDEX juiceOrder_pickupReady;
+            CREATE INDEX juice_order_pickup_ready ON juice_order(ready_time) WHERE pickup AND ready_time IS NOT NULL;
+            DROP INDEX stockLedger_cancelledOrder;
+            CREATE INDEX stock_ledger_cancelled_order ON stock_ledger(order_id) WHERE cause = 'cancel';
+
+            DROP TRIGGER dayReport_neverUpdated;
+            DROP TRIGGER dayReport_neverDeleted;
+            DROP TRIGGER dayReport_neverReplaced;
+            CREATE TRIGGER day_report_never_updated BEFORE UPDATE ON day_report
+                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+            CREATE TRIGGER day_report_never_deleted BEFORE DELETE ON day_report
+                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
+            CREATE TRIGGER day_report_never_replaced BEFORE INSERT ON day_report
+                WHEN EXISTS (SELECT 1 FROM day_report WHERE number = NEW.number OR day = NEW.day)
+                BEGIN SELECT RAISE(IGNORE); END;
+            """)
     }
 
     /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN

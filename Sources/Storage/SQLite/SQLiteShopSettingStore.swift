@@ -3,7 +3,7 @@ internal import GRDB
 import JuiceBar
 import ShopBasics
 
-/// The shop's settings in SQLite: one row of `shopSetting`. A change is one savepoint of the
+/// The shop's settings in SQLite: one row of `shop_setting`. A change is one savepoint of the
 /// writer, the same file write lock every order batch holds while it reads the zone and numbers.
 public struct SQLiteShopSettingStore: ShopSettingStore {
     private let database: SQLiteDatabase
@@ -20,17 +20,17 @@ public struct SQLiteShopSettingStore: ShopSettingStore {
         try await database.writer.write { db in
             let day = try Self.calendar(db).dayText(of: now)
             let queued = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM juiceOrder WHERE day = ? AND \(SQLiteJuiceBarStore.isActive)
+                SELECT COUNT(*) FROM juice_order WHERE day = ? AND \(SQLiteJuiceBarStore.isActive)
                 """, arguments: [day]) ?? 0
             if queued > 0 { throw ShopSettingError.ordersQueued(day: day, count: queued) }
-            try db.execute(sql: "UPDATE shopSetting SET timeZone = ?", arguments: [ShopTimeZone.name(of: zone)])
+            try db.execute(sql: "UPDATE shop_setting SET time_zone = ?", arguments: [ShopTimeZone.name(of: zone)])
             database.shopCalendar.forget()
         }
     }
 
     /// The shop's calendar as stored, read inside the caller's transaction.
     static func calendar(_ db: Database) throws -> ShopCalendar {
-        let name = try String.fetchOne(db.cachedStatement(sql: "SELECT timeZone FROM shopSetting")) ?? ShopTimeZone.fallback
+        let name = try String.fetchOne(db.cachedStatement(sql: "SELECT time_zone FROM shop_setting")) ?? ShopTimeZone.fallback
         return ShopCalendar(timeZone: ShopTimeZone.stored(name))
     }
 }

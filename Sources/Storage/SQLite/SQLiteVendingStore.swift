@@ -37,7 +37,7 @@ public struct SQLiteVendingStore: VendingStore {
 
         func products(_ db: Database) throws -> [Product] {
             if let known = products.withLock({ $0 }) { return known }
-            let loaded = try String.fetchAll(db, sql: "SELECT definition FROM vendingProduct ORDER BY position")
+            let loaded = try String.fetchAll(db, sql: "SELECT definition FROM vending_product ORDER BY position")
                 .map(Product.init(storedDefinition:))
             products.withLock { $0 = loaded }
             return loaded
@@ -59,33 +59,33 @@ public struct SQLiteVendingStore: VendingStore {
 
     public func history(limit: Int?) async throws -> [Sale] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM vendingSale ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
+            try Row.fetchAll(db, sql: "SELECT * FROM vending_sale ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
                 .map(Self.sale)
         }
     }
 
     public func sales(in window: ExportWindow) async throws -> [Sale] {
-        try await database.pool.read { db in try window.rows(of: "vendingSale", in: db).map(Self.sale) }
+        try await database.pool.read { db in try window.rows(of: "vending_sale", in: db).map(Self.sale) }
     }
 
     public func moneyLines(in window: ExportWindow) async throws -> [MoneyLine] {
         try await database.pool.read { db in
-            try window.rows(of: "vendingMoneyLedger", in: db).map { row in
+            try window.rows(of: "vending_money_ledger", in: db).map { row in
                 MoneyLine(id: row["id"], time: row["time"],
                           movement: MoneyMovement(kind: MoneyMovement.Kind(rawValue: row["kind"])!, amount: row["amount"],
-                                                  balanceAfter: row["balanceAfter"]),
+                                                  balanceAfter: row["balance_after"]),
                           actor: row["actor"])
             }
         }
     }
 
     static func sale(_ row: Row) -> Sale {
-        Sale(id: row["id"], product: row["productId"], price: row["price"], time: row["time"], itemID: row["itemId"])
+        Sale(id: row["id"], product: row["product_id"], price: row["price"], time: row["time"], itemID: row["item_id"])
     }
 
     public func expiredItems(at now: Date) async throws -> [Item] {
         try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM vendingItem WHERE saleId IS NULL AND expires <= ? ORDER BY expires, id",
+            try Row.fetchAll(db, sql: "SELECT * FROM vending_item WHERE sale_id IS NULL AND expires <= ? ORDER BY expires, id",
                              arguments: [now.storedValue]).map(Self.item)
         }
     }
@@ -94,7 +94,7 @@ public struct SQLiteVendingStore: VendingStore {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT p.id, COUNT(s.id) AS units, COALESCE(SUM(s.price), 0) AS won
-                FROM vendingProduct p LEFT JOIN vendingSale s ON s.productId = p.id
+                FROM vending_product p LEFT JOIN vending_sale s ON s.product_id = p.id
                 GROUP BY p.id ORDER BY p.position
                 """).map { ProductSales(product: $0["id"], units: $0["units"], won: $0["won"]) }
         }
@@ -105,14 +105,14 @@ public struct SQLiteVendingStore: VendingStore {
 
 extension SQLiteVendingStore {
     static func fetchMoney(_ db: Database) throws -> MoneyTotals {
-        let row = try Row.fetchOne(db, sql: "SELECT * FROM vendingMoney WHERE id = 1")!
+        let row = try Row.fetchOne(db, sql: "SELECT * FROM vending_money WHERE id = 1")!
         return MoneyTotals(balance: row["balance"], inserted: row["inserted"], spent: row["spent"], returned: row["returned"])
     }
 
     /// The money, the unsold counts, and the oldest fresh items the segment may buy.
     static func fetchBook(_ db: Database, _ catalog: ProductCache, for segment: ArraySlice<PendingWrite<VendingWrite>>) throws -> VendingBook {
         var unsold: [ProductID: Int] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vending_product")) {
             unsold[row[0]] = row[1]
         }
         let products = try catalog.products(db)
@@ -121,7 +121,7 @@ extension SQLiteVendingStore {
         for (product, count) in wanted.counts {
             oldestItems[product] = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT * FROM vendingItem WHERE productId = ? AND saleId IS NULL AND expires > ?
+                    SELECT * FROM vending_item WHERE product_id = ? AND sale_id IS NULL AND expires > ?
                     ORDER BY manufactured, id LIMIT ?
                     """),
                 arguments: [product, wanted.freshAt.storedValue, count]
@@ -135,11 +135,11 @@ extension SQLiteVendingStore {
         let saleIDs = try plans.map { plan -> Int64? in
             var saleID: Int64?
             if let sold = plan.sold {
-                try db.cachedStatement(sql: "INSERT INTO vendingSale (productId, price, time, itemId, actor) VALUES (?, ?, ?, ?, ?)")
+                try db.cachedStatement(sql: "INSERT INTO vending_sale (product_id, price, time, item_id, actor) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [sold.item.product, sold.price, plan.time.storedValue, sold.item.id, plan.actor])
                 saleID = db.lastInsertedRowID
-                try db.cachedStatement(sql: "UPDATE vendingItem SET saleId = ? WHERE id = ?").execute(arguments: [saleID, sold.item.id])
-                try db.cachedStatement(sql: "UPDATE vendingProduct SET unsold = unsold - 1 WHERE id = ?")
+                try db.cachedStatement(sql: "UPDATE vending_item SET sale_id = ? WHERE id = ?").execute(arguments: [saleID, sold.item.id])
+                try db.cachedStatement(sql: "UPDATE vending_product SET unsold = unsold - 1 WHERE id = ?")
                     .execute(arguments: [sold.item.product])
             }
             if let restocked = plan.restocked {
@@ -147,7 +147,7 @@ extension SQLiteVendingStore {
             }
             if let movement = plan.movement {
                 try db.cachedStatement(sql: """
-                    INSERT INTO vendingMoneyLedger (time, kind, amount, balanceAfter, actor) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO vending_money_ledger (time, kind, amount, balance_after, actor) VALUES (?, ?, ?, ?, ?)
                     """).execute(arguments: [plan.time.storedValue, movement.kind.rawValue, movement.amount,
                                              movement.balanceAfter, plan.actor])
             }
@@ -157,10 +157,10 @@ extension SQLiteVendingStore {
         let money = plans.last(where: { $0.money != nil })?.money
         if let money {
             try db.cachedStatement(sql: """
-                UPDATE vendingMoney SET balance = ?, inserted = ?, spent = ?, returned = ?, version = version + ? WHERE id = 1
+                UPDATE vending_money SET balance = ?, inserted = ?, spent = ?, returned = ?, version = version + ? WHERE id = 1
                 """).execute(arguments: [money.balance, money.inserted, money.spent, money.returned, changes])
         } else if changes > 0 {
-            try db.cachedStatement(sql: "UPDATE vendingMoney SET version = version + ? WHERE id = 1").execute(arguments: [changes])
+            try db.cachedStatement(sql: "UPDATE vending_money SET version = version + ? WHERE id = 1").execute(arguments: [changes])
         }
         return saleIDs
     }
@@ -171,34 +171,34 @@ extension SQLiteVendingStore {
         // Counted here rather than with GROUP BY, which would lead SQLite to scan every unsold item.
         var expired: [ProductID: Int] = [:]
         for product in try String.fetchAll(
-            db.cachedStatement(sql: "SELECT productId FROM vendingItem WHERE saleId IS NULL AND expires <= ?"),
+            db.cachedStatement(sql: "SELECT product_id FROM vending_item WHERE sale_id IS NULL AND expires <= ?"),
             arguments: [now.storedValue]) {
             expired[product, default: 0] += 1
         }
         var unsold: [ProductID: Int] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vendingProduct")) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, unsold FROM vending_product")) {
             unsold[row[0]] = row[1]
         }
         let products = catalog.map { product in
             let expiredCount = expired[product.id] ?? 0
             return ProductStock(product: product, stock: (unsold[product.id] ?? 0) - expiredCount, expired: expiredCount)
         }
-        let version = try Int64.fetchOne(db, sql: "SELECT version FROM vendingMoney WHERE id = 1") ?? 0
+        let version = try Int64.fetchOne(db, sql: "SELECT version FROM vending_money WHERE id = 1") ?? 0
         let nextExpiry = try Date.fetchOne(
-            db, sql: "SELECT MIN(expires) FROM vendingItem WHERE saleId IS NULL AND expires > ?", arguments: [now.storedValue])
+            db, sql: "SELECT MIN(expires) FROM vending_item WHERE sale_id IS NULL AND expires > ?", arguments: [now.storedValue])
         return VendingState(products: products, money: try fetchMoney(db), version: version, nextExpiry: nextExpiry)
     }
 
     static func addItems(of product: Product, count: Int, manufactured: Date, in db: Database) throws {
         let expires = product.expiry(ofItemMadeOn: manufactured)
-        let insert = try db.cachedStatement(sql: "INSERT INTO vendingItem (productId, manufactured, expires) VALUES (?, ?, ?)")
+        let insert = try db.cachedStatement(sql: "INSERT INTO vending_item (product_id, manufactured, expires) VALUES (?, ?, ?)")
         for _ in 0..<count {
             try insert.execute(arguments: [product.id, manufactured.storedValue, expires.storedValue])
         }
-        try db.execute(sql: "UPDATE vendingProduct SET unsold = unsold + ? WHERE id = ?", arguments: [count, product.id])
+        try db.execute(sql: "UPDATE vending_product SET unsold = unsold + ? WHERE id = ?", arguments: [count, product.id])
     }
 
     static func item(_ row: Row) -> Item {
-        Item(id: row["id"], product: row["productId"], manufactured: row["manufactured"], expires: row["expires"])
+        Item(id: row["id"], product: row["product_id"], manufactured: row["manufactured"], expires: row["expires"])
     }
 }
