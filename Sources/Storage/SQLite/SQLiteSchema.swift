@@ -588,7 +588,7 @@ enum SQLiteSchema {
     /// so both engines' schemas read alike; SQLite's own table and columns too (`order_day`,
     /// `idempotent_request.id`). SQLite renames a table or a column wherever it is named (other
     /// tables' references, indexes, triggers, `sqlite_sequence`); an index or a trigger cannot be
-    /// renamed, so each is made again under its new name.
+    /// renamed, so each is made again from its definition under its new name.
     private static func namesAsInPostgres(_ db: Database) throws {
         let tables: KeyValuePairs = [
             "recipeIngredient": "recipe_ingredient", "juiceOrder": "juice_order", "stockLedger": "stock_ledger",
@@ -628,37 +628,23 @@ enum SQLiteSchema {
                 try db.execute(sql: "ALTER TABLE \(table) RENAME COLUMN \"\(column)\" TO \(name)")
             }
         }
-        try db.execute(sql: """
-            DROP INDEX failedSignIn_username;
-            CREATE INDEX failed_sign_in_username ON failed_sign_in(username, time);
-            DROP INDEX vendingItem_unsold;
-            CREATE INDEX vending_item_unsold ON vending_item(product_id, manufactured, id) WHERE sale_id IS NULL;
-            DROP INDEX vendingItem_unsoldExpiry;
-            CREATE INDEX vending_item_unsold_expiry ON vending_item(expires) WHERE sale_id IS NULL;
-            DROP INDEX news_registeredAt;
-            CREATE INDEX news_registered_at ON news(registered_at);
-            DROP INDEX pendingSignIn_expires;
-            CREATE INDEX pending_sign_in_expires ON pending_sign_in(expires);
-            DROP INDEX juiceOrder_accountId;
-            CREATE INDEX juice_order_account_id ON juice_order(account_id) WHERE account_id IS NOT NULL;
-            DROP INDEX juiceOrder_active;
-            CREATE INDEX juice_order_active ON juice_order(id) WHERE \(SQLiteJuiceBarStore.isActive);
-            DROP INDEX juiceOrder_pickupReady;
-            CREATE INDEX juice_order_pickup_ready ON juice_order(ready_time) WHERE pickup AND ready_time IS NOT NULL;
-            DROP INDEX stockLedger_cancelledOrder;
-            CREATE INDEX stock_ledger_cancelled_order ON stock_ledger(order_id) WHERE cause = 'cancel';
-
-            DROP TRIGGER dayReport_neverUpdated;
-            DROP TRIGGER dayReport_neverDeleted;
-            DROP TRIGGER dayReport_neverReplaced;
-            CREATE TRIGGER day_report_never_updated BEFORE UPDATE ON day_report
-                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
-            CREATE TRIGGER day_report_never_deleted BEFORE DELETE ON day_report
-                BEGIN SELECT RAISE(ABORT, 'a day report never changes'); END;
-            CREATE TRIGGER day_report_never_replaced BEFORE INSERT ON day_report
-                WHEN EXISTS (SELECT 1 FROM day_report WHERE number = NEW.number OR day = NEW.day)
-                BEGIN SELECT RAISE(IGNORE); END;
-            """)
+        // Each index and trigger as SQLite keeps it, the renames above already written into it.
+        let indexesAndTriggers: KeyValuePairs = [
+            "failedSignIn_username": "failed_sign_in_username", "vendingItem_unsold": "vending_item_unsold",
+            "vendingItem_unsoldExpiry": "vending_item_unsold_expiry", "news_registeredAt": "news_registered_at",
+            "pendingSignIn_expires": "pending_sign_in_expires", "juiceOrder_accountId": "juice_order_account_id",
+            "juiceOrder_active": "juice_order_active", "juiceOrder_pickupReady": "juice_order_pickup_ready",
+            "stockLedger_cancelledOrder": "stock_ledger_cancelled_order", "dayReport_neverUpdated": "day_report_never_updated",
+            "dayReport_neverDeleted": "day_report_never_deleted", "dayReport_neverReplaced": "day_report_never_replaced",
+        ]
+        for (name, renamed) in indexesAndTriggers {
+            let row = try Row.fetchOne(db, sql: "SELECT type, sql FROM sqlite_schema WHERE name = ?", arguments: [name])
+            guard let row, let type = row["type"] as String?, var definition = row["sql"] as String?,
+                  let mention = definition.range(of: name) else { throw StorageError.unusable("the shop's file lacks \(name)") }
+            definition.replaceSubrange(mention, with: renamed)
+            try db.execute(sql: "DROP \(type) \(name)")
+            try db.execute(sql: definition)
+        }
     }
 
     /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN
