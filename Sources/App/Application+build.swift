@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var heartbeat: Duration
     /// Where to write the port once listening (useful with port 0, which picks a free one).
     public var portFile: String?
+    /// How long to wait at start for a PostgreSQL server that does not accept connections yet.
+    public var databaseWait: Duration = .zero
     /// The certificate and key to serve HTTPS with (HTTP/2 or HTTP/1.1); plain HTTP when nil.
     public var tls: TLSFiles?
     /// The proxies whose forwarding headers say who the client is and whether it used HTTPS.
@@ -111,6 +113,8 @@ struct ShopServices: Sendable {
     let calendar: LiveShopCalendar
     let database: ShopDatabase
     let live = LiveUpdates()
+    /// Whether writes are refused now (a full disk, the database away), for `/health` and the metric.
+    let refusals: WriteRefusals
     let juiceBar: JuiceBarService
     let vending: VendingService
     let accounts: AccountService
@@ -121,8 +125,10 @@ struct ShopServices: Sendable {
     let kakao: KakaoLogin?
 
     init(_ configuration: ServerConfiguration, logger: Logger) async throws {
-        database = try await ShopDatabase.open(configuration.database, newShopTimeZone: configuration.timeZone,
+        database = try await ShopDatabase.open(configuration.database, waitingUpTo: configuration.databaseWait,
+                                               logger: logger, newShopTimeZone: configuration.timeZone,
                                                now: configuration.clock)
+        refusals = WriteRefusals(logger: logger, now: configuration.clock)
         let calendar = try await LiveShopCalendar(settings: database.settings)
         self.calendar = calendar
         // A local, so the idempotency store's menu can read it before `self` is whole.
@@ -155,7 +161,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     router.add(middleware: AccessLogMiddleware(lines: .standardError))
     // Before the error middleware, which writes its messages in the request's language.
     router.add(middleware: LanguageMiddleware())
-    router.add(middleware: ErrorMiddleware(menu: { shop.juiceBar.menu }))
+    router.add(middleware: ErrorMiddleware(menu: { shop.juiceBar.menu }, refusals: shop.refusals))
     router.add(middleware: MethodNotAllowedMiddleware(table: routeTable))
     router.add(middleware: CrossSiteMiddleware())
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
@@ -163,7 +169,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     router.add(middleware: SessionMiddleware(accounts: shop.accounts))
     router.add(middleware: RememberLanguageMiddleware())
     addFeatures(shop, api: router.group("api"), pages: router.group())
-    SystemRoutes(prometheus: prometheus, publicFolder: publicFolder).addRoutes(to: router.group())
+    SystemRoutes(prometheus: prometheus, publicFolder: publicFolder, refusals: shop.refusals).addRoutes(to: router.group())
     routeTable.load(router)
     return router
 }

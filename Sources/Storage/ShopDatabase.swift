@@ -1,5 +1,6 @@
 import Foundation
 import JuiceBar
+import Logging
 import ShopBasics
 
 /// Tells a process when another one (the CLI, another server) has committed a change, so that
@@ -42,6 +43,30 @@ public struct ShopDatabase: Sendable {
                             now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
         try await ShopTimeZone.$newShop.withValue(newShopTimeZone?.identifier) {
             try await openStores(location, now: now)
+        }
+    }
+
+    /// Opens the database at `location` as `open` does; a PostgreSQL server that does not accept
+    /// connections yet (the machine booting, a container starting) is asked again, less and less
+    /// often, for up to `wait`, the log saying `waiting for PostgreSQL` once. Past it, the last
+    /// `StorageError.unreachable` comes out.
+    public static func open(_ location: String, waitingUpTo wait: Duration, logger: Logger,
+                            newShopTimeZone: TimeZone? = nil,
+                            now: @escaping @Sendable () -> Date = Date.init) async throws -> ShopDatabase {
+        let giveUp = ContinuousClock.now + wait
+        var pause = Duration.milliseconds(250)
+        var said = false
+        while true {
+            do {
+                return try await open(location, newShopTimeZone: newShopTimeZone, now: now)
+            } catch StorageError.unreachable(let reason) where ContinuousClock.now + pause < giveUp {
+                if !said {
+                    logger.notice("waiting for PostgreSQL", metadata: ["for": "\(wait)", "reason": "\(reason)"])
+                    said = true
+                }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(1))
+            }
         }
     }
 

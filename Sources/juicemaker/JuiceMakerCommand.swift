@@ -18,7 +18,7 @@ struct JuiceMakerCommand: AsyncParsableCommand {
 
     /// Runs the command, reporting any failure in one line: a parse or validation error exits 64,
     /// refused input (a bad database URL too) 2, a refusal by the shop (a shortage, a sold-out
-    /// slot) 1, anything else 3.
+    /// slot, a full disk, the database away) 1, anything else 3.
     static func main() async {
         LoggingSystem.bootstrap { ShopLogHandler(label: $0) }
         defer { LogLines.standardError.flush() }
@@ -39,6 +39,8 @@ struct JuiceMakerCommand: AsyncParsableCommand {
             if case StorageError.invalidLocation = error { code = ExitCode(2) }
             if case StorageError.unusable = error { code = ExitCode(2) }
             if code == .failure && !(error is ExitCode) { code = ExitCode(3) }
+            // The shop cannot store it now (a full disk, the database away): a refusal, not a bug.
+            if let error = error as? StorageError, error.refusalCause != nil { code = ExitCode(1) }
             let message = message(for: error)
             if !message.isEmpty {
                 if code == .success {

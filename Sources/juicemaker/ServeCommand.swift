@@ -5,6 +5,7 @@ import Logging
 import Hummingbird
 import Metrics
 import Prometheus
+import Storage
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve HTTPS (HTTP/2 or HTTP/1.1) with this certificate: PEM, the chain after it (certbot's fullchain.pem); SIGHUP reads it again.")
     var tlsCert: String?
     @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
+    @Option(help: "Seconds to wait at start for a PostgreSQL server that does not accept connections yet (asked again less and less often); past it, exit 1.")
+    var databaseWait = 60
     @Option(help: "The least important log level written: trace, debug, info (one line per request), notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -44,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...3_600).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be 1...3600 seconds") }
         guard (1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 1...3600 seconds") }
         guard (1...3_600).contains(stopTimeout) else { throw ValidationError("--stop-timeout must be 1...3600 seconds") }
+        guard (0...86_400).contains(databaseWait) else { throw ValidationError("--database-wait must be 0...86400 seconds") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         do { _ = try TrustedProxies(trustedProxies) } catch { throw ValidationError(error.description) }
     }
@@ -64,8 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustedProxies = try TrustedProxies(trustedProxies)
         configuration.openID = try kakao.settings()
         configuration.tls = tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, privateKey: $0) } }
-        let app = try await buildApplication(configuration, prometheus: registry)
-        try await app.runUntilStopped(cuttingAfter: .seconds(stopTimeout))
+        configuration.databaseWait = .seconds(databaseWait)
+        do {
+            let app = try await buildApplication(configuration, prometheus: registry)
+            try await app.runUntilStopped(cuttingAfter: .seconds(stopTimeout))
+        } catch StorageError.unreachable(let reason) {
+            throw fail("\(reason) (waited \(databaseWait) s, --database-wait)", code: 1)
+        }
     }
 }
 

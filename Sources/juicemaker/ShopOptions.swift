@@ -64,8 +64,8 @@ struct RefusedInput: Error, CustomStringConvertible {
 let cliLanguage = Language.ko
 
 /// Runs a shop operation, ending a refusal in one line on standard error, in the shop's words:
-/// exit 1 when the shop says no to valid input (the machine's balance, stock), exit 2 when the
-/// input itself is bad.
+/// exit 1 when the shop says no to valid input (the machine's balance, stock) or cannot store it
+/// now (a full disk, the database away), exit 2 when the input itself is bad.
 func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
     do {
         return try await operation()
@@ -91,6 +91,8 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(say(error, in: cliLanguage), code: 1)
     } catch let error as RefusedInput {
         throw fail(error.description, code: 2)
+    } catch let error as StorageError where error.refusalCause != nil {
+        throw fail(say(error, in: cliLanguage), code: 1)
     }
 }
 

@@ -153,6 +153,7 @@ import VendingMachine
         (StorageError.busy("the write lock was held too long"), 503, "busy"),
         (StorageError.full, 503, "storage_full"),
         (StorageError.lost("the file was replaced"), 503, "storage_lost"),
+        (StorageError.unavailable("the connection broke during the commit"), 503, "storage_unavailable"),
         (CancellationError(), 500, "internal"),
     ]
 

@@ -106,6 +106,8 @@ extension APIError {
             self.init(.serviceUnavailable, "storage_full", .storageFull)
         case StorageError.lost:
             self.init(.serviceUnavailable, "storage_lost", .storageLost)
+        case StorageError.unavailable, StorageError.unreachable:
+            self = APIError(.serviceUnavailable, "storage_unavailable", .storageUnavailable).retrying(after: 1)
         default:
             self = Self.refusal(error) ?? APIError(.internalServerError, "internal", .internalError)
         }

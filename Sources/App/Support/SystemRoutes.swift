@@ -7,9 +7,11 @@ struct SystemRoutes {
     let prometheus: PrometheusCollectorRegistry?
     /// `openapi.yaml`, read once.
     let openAPI: Data
+    let refusals: WriteRefusals
 
-    init(prometheus: PrometheusCollectorRegistry?, publicFolder: URL) {
+    init(prometheus: PrometheusCollectorRegistry?, publicFolder: URL, refusals: WriteRefusals) {
         self.prometheus = prometheus
+        self.refusals = refusals
         openAPI = (try? Data(contentsOf: publicFolder.appendingPathComponent("openapi.yaml"))) ?? Data()
     }
 
@@ -19,8 +21,22 @@ struct SystemRoutes {
         root.get("openapi.yaml", use: apiDescription)
     }
 
+    /// 200 `{"status": "ok"}` while the shop takes writes. While it refuses them (a full disk, its
+    /// database away) 503 `{"status": "refusing_writes", "cause": "storage_full", "since": …,
+    /// "message": …}`, so a proxy or a monitor that only reads the status sees it; pages and
+    /// reads are served all the same (docs/operations.md, "Faults").
     @Sendable func health(_ request: Request, context: ShopRequestContext) async throws -> Response {
-        Response.json(["status": "ok"])
+        guard let refusing = refusals.current else { return Response.json(["status": "ok"]) }
+        let message = Words.of(context.language).say(Message(WriteRefusals.messageKey(for: refusing.cause)))
+        return Response.json(Health(status: "refusing_writes", cause: refusing.cause, since: refusing.since, message: message),
+                             status: .serviceUnavailable)
+    }
+
+    private struct Health: Encodable {
+        let status: String
+        let cause: String
+        let since: Date
+        let message: String
     }
 
     @Sendable func metrics(_ request: Request, context: ShopRequestContext) async throws -> Response {

@@ -125,6 +125,7 @@ extension Words {
             .busy: "The shop is busy right now. Please try again in a moment.",
             .storageFull: "The shop's storage is full; nothing was changed.",
             .storageLost: "The shop cannot reach its database; nothing was changed.",
+            .storageUnavailable: "The shop's database is not answering right now; nothing was changed. Please try again in a moment.",
             .internalError: "Something went wrong on our side. Please try again.",
         ],
         fields: [

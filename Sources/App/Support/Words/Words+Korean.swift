@@ -125,6 +125,7 @@ extension Words {
             .busy: "지금 요청이 많아요. 잠시 후 다시 시도해 주세요.",
             .storageFull: "저장 공간이 가득 찼어요. 아무것도 바뀌지 않았어요.",
             .storageLost: "데이터베이스에 연결할 수 없어요. 아무것도 바뀌지 않았어요.",
+            .storageUnavailable: "지금 데이터베이스가 응답하지 않아요. 아무것도 바뀌지 않았어요. 잠시 후 다시 해 주세요.",
             .internalError: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
         ],
         fields: [

@@ -102,7 +102,7 @@ enum MessageKey: String, CaseIterable, Sendable {
     case requestTimeout
     case badJSON, missingField, wrongType, invalidValue, invalidForm, invalidLimit, badRequest
     // The server's own trouble; nothing was done.
-    case busy, storageFull, storageLost, internalError
+    case busy, storageFull, storageLost, storageUnavailable, internalError
 }
 
 /// A message before it is put into words: its key and the values its `{name}`s take.
