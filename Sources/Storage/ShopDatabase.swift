@@ -59,12 +59,12 @@ public struct ShopDatabase: Sendable {
         while true {
             do {
                 return try await open(location, newShopTimeZone: newShopTimeZone, now: now)
-            } catch StorageError.unreachable(let reason) where ContinuousClock.now + pause < giveUp {
+            } catch StorageError.unreachable(let reason) where ContinuousClock.now < giveUp {
                 if !said {
                     logger.notice("waiting for PostgreSQL", metadata: ["for": "\(wait)", "reason": "\(reason)"])
                     said = true
                 }
-                try await Task.sleep(for: pause)
+                try await Task.sleep(for: min(pause, giveUp - ContinuousClock.now))
                 pause = min(pause * 2, .seconds(1))
             }
         }
