@@ -81,7 +81,7 @@ public func buildApplication(
     logger.logLevel = configuration.logLevel
     let shop = try await ShopServices(configuration, logger: logger)
     let watcher = OutsideWriteWatcher(feed: shop.database.changes, parts: [shop.juiceBar, shop.vending, shop.calendar],
-                                       logger: logger)
+                                       logger: logger, refusals: shop.refusals)
     let server = try await ServerTransport(configuration, logger: logger)
     // The services beside the server. They stop in reverse order, each saying so in the log: the
     // server first, the database last.
