@@ -3,9 +3,9 @@ import JuiceBar
 import PostgresNIO
 import VendingMachine
 
-/// The shop's tables in PostgreSQL and the seed data of a new shop. The same tables as in
-/// SQLite, named in PostgreSQL's style; moments are seconds since 1970 (double precision) as
-/// there, so both engines give back exactly the times they were given.
+/// The shop's tables in PostgreSQL and the seed data of a new shop. The same tables, under the
+/// same names, as in SQLite; moments are seconds since 1970 (double precision) as there, so both
+/// engines give back exactly the times they were given.
 enum PostgresSchema {
     typealias Migration = (name: String, apply: @Sendable (PostgresConnection) async throws -> Void)
 
