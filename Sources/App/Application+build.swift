@@ -167,6 +167,8 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
     router.add(middleware: FileMiddleware(publicFolder.path, urlBasePath: "/assets",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     router.add(middleware: SessionMiddleware(accounts: shop.accounts))
+    // After the session is known: which token a request needs depends on it.
+    router.add(middleware: CSRFMiddleware())
     router.add(middleware: RememberLanguageMiddleware())
     addFeatures(shop, api: router.group("api"), pages: router.group())
     SystemRoutes(prometheus: prometheus, publicFolder: publicFolder, refusals: shop.refusals).addRoutes(to: router.group())

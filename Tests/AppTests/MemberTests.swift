@@ -209,8 +209,10 @@ import Testing
         try await TestShop().run { client in
             let staff = try await client.staffCookie()
             for contentType in ["multipart/form-data; boundary=", #"multipart/form-data; boundary="""#] {
+                var headers: HTTPFields = [.contentType: contentType]
+                headers.signIn(staff)
                 let response = try await client.execute(
-                    uri: "/api/news", method: .post, headers: [.contentType: contentType, .cookie: staff],
+                    uri: "/api/news", method: .post, headers: headers,
                     body: ByteBuffer(string: "--\r\n\r\n")) { $0 }
                 #expect(response.status == .badRequest, "\(contentType)")
             }

@@ -36,15 +36,42 @@ import Testing
         }
     }
 
+    /// Every form that posts carries the anti-CSRF field (`CSRFMiddleware` refuses it otherwise), so a
+    /// new page's form that forgets `{{> csrf-field}}` fails here rather than for its users.
+    @Test func everyFormThatPostsCarriesTheAntiCSRFField() throws {
+        let form = try Regex(#"(?s)<form\b([^>]*)>(.*?)</form>"#)
+        var posting = 0
+        for (name, text) in Templates.bundled {
+            for match in text.matches(of: form) {
+                let attributes = String(text[match.output[1].range!]).lowercased()
+                guard attributes.contains(#"method="post""#) else { continue }
+                posting += 1
+                #expect(text[match.output[2].range!].contains("{{> csrf-field}}"), "a form in \(name).mustache: <form\(attributes)>")
+            }
+        }
+        #expect(posting >= 7, "the sign-in, sign-up, sign-out and four /home forms")
+    }
+
+    /// Every page tells its scripts the token (`send.js` sends it), and its forms hold it.
+    @Test func pagesCarryTheTokenForScriptsAndForms() async throws {
+        try await TestShop().run { client in
+            let staff = try await client.staffCookie()
+            for page in ["/", "/vending", "/home", "/kitchen", "/board", "/reports", "/login", "/signup"] {
+                let html = try await client.execute(uri: page, method: .get, headers: [.cookie: staff]) { $0 }.text
+                let token = HTTPFields.csrfToken(staff)
+                #expect(html.contains(#"<meta name="csrf-token" content="\#(token)">"#), "\(page)")
+                #expect(html.contains(#"name="csrf_token" value="\#(token)""#), "\(page): the sign-out form")
+            }
+        }
+    }
+
     /// What a visitor typed comes back in the form escaped by the template, never as markup.
     @Test func aRefusedSignUpShowsWhatWasTypedAsText() async throws {
         try await TestShop().run { client in
             let hostile = "<img src=x onerror=alert(1)>"
             let form = "username=\(hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
                 + "&password=long-enough-1&name=\(hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&lang=ko"
-            let html = try await client.execute(
-                uri: "/signup", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                body: ByteBuffer(string: form)) { $0 }.text
+            let html = try await client.postForm("/signup", form, from: "/signup").text
             #expect(!html.contains(hostile))
             #expect(html.contains("value=\"&lt;img src=x onerror=alert(1)&gt;\""))
         }

@@ -38,9 +38,7 @@ import Testing
             #expect(page.text.contains("아이디") && page.text.contains("비밀번호") && page.text.contains("로그인"))
 
             func post(_ form: String) async throws -> TestResponse {
-                try await client.execute(uri: "/login", method: .post,
-                                         headers: [.contentType: "application/x-www-form-urlencoded"],
-                                         body: .init(string: form)) { $0 }
+                try await client.postForm("/login", form)
             }
             let local = try await post("username=admin&password=admin-test-pw&next=%2F%3Fstock%3Dopen")
             #expect(local.status == .found)

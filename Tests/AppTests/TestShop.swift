@@ -1,9 +1,10 @@
-import App
+@testable import App
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
+import Testing
 
 /// A server on a fresh temporary database, driven without a socket.
 struct TestShop {
@@ -52,10 +53,25 @@ extension TestClientProtocol {
     func json(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, cookie: String? = nil,
               headers extra: HTTPFields = [:]) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
-        if let cookie { headers[.cookie] = cookie }
+        if let cookie { headers.signIn(cookie) }
         headers.append(contentsOf: extra)
         return try await execute(uri: uri, method: method, headers: headers,
                                  body: body.map { ByteBuffer(string: $0) }) { $0 }
+    }
+
+    /// Posts a page's URL-encoded `form` as a browser does, from the page at `page`: with that
+    /// page's anti-CSRF field and, signed out (`cookie` nil), the pre-session cookie it set.
+    func postForm(_ uri: String, _ form: String, cookie: String? = nil, from page: String = "/login",
+                  headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var pageHeaders: HTTPFields = [:]
+        if let cookie { pageHeaders[.cookie] = cookie }
+        let shown = try await execute(uri: page, method: .get, headers: pageHeaders) { $0 }
+        let token = try #require(shown.formToken, "\(page) holds no anti-CSRF field")
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        headers[.cookie] = cookie ?? shown.headers[.setCookie].map { String($0.split(separator: ";")[0]) }
+        headers.append(contentsOf: extra)
+        return try await execute(uri: uri, method: .post, headers: headers,
+                                 body: ByteBuffer(string: "csrf_token=\(token)&" + form)) { $0 }
     }
 
     /// Signs in as the staff account a new shop makes, and returns the session cookie.
@@ -93,14 +109,34 @@ extension TestClientProtocol {
         }
         buffer.writeString("--\(boundary)--\r\n")
         var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
-        if let cookie { headers[.cookie] = cookie }
+        if let cookie { headers.signIn(cookie) }
         headers.append(contentsOf: extra)
         return try await execute(uri: uri, method: .post, headers: headers, body: buffer) { $0 }
     }
 }
 
+extension HTTPFields {
+    /// The session cookie `cookie` (`juicemaker_session=…`) and its anti-CSRF token, as a signed-in
+    /// API client sends them.
+    mutating func signIn(_ cookie: String) {
+        self[.cookie] = cookie
+        self[.csrfToken] = Self.csrfToken(cookie)
+    }
+
+    /// The anti-CSRF token of the session whose cookie is `cookie`.
+    static func csrfToken(_ cookie: String) -> String {
+        CSRFToken.token(for: String(cookie.split(separator: "=", maxSplits: 1).last ?? ""))
+    }
+}
+
 extension TestResponse {
     var text: String { String(buffer: body) }
+
+    /// The anti-CSRF field's value in the page this answered.
+    var formToken: String? {
+        guard let field = text.range(of: #"name="csrf_token" value=""#) else { return nil }
+        return String(text[field.upperBound...].prefix { $0 != "\"" })
+    }
 
     func decode<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
         try JSONDecoder().decode(Value.self, from: Data(buffer: body))

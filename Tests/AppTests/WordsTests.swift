@@ -193,7 +193,9 @@ import VendingMachine
         let saidByRequests = Set(Self.requestRefusals.map(\.key))
         // Said by the connection itself, below the routes (`requestTimeoutIsSaidInBothLanguages`).
         let saidByConnections: Set<MessageKey> = [.requestTimeout]
-        #expect(said.union(saidByRequests).union(saidByConnections) == Set(MessageKey.allCases),
+        // Said by the page a form without its anti-CSRF token gets (`CSRFTests`), in both languages.
+        let saidByPages: Set<MessageKey> = [.formExpired]
+        #expect(said.union(saidByRequests).union(saidByConnections).union(saidByPages) == Set(MessageKey.allCases),
                 "a message nothing here says")
     }
 
@@ -236,6 +238,8 @@ import VendingMachine
         var body: String? = nil
         var contentType: String? = "application/json"
         var asStaff = false
+        /// Signed in as staff, but without the session's anti-CSRF token.
+        var withoutToken = false
         var origin: String? = nil
         let code: String
         let key: MessageKey
@@ -265,6 +269,7 @@ import VendingMachine
         .init(method: .get, uri: "/api/nothing-here", contentType: nil, code: "not_found", key: .notFound),
         .init(method: .put, uri: "/api/stock/strawberry", body: "{\"count\":1}", code: "unauthorized", key: .unauthorized),
         .init(method: .put, uri: "/api/stock/dragonfruit", body: "{\"count\":1}", asStaff: true, code: "not_found", key: .unknownFruit),
+        .init(method: .put, uri: "/api/stock/kiwi", body: "{\"count\":1}", withoutToken: true, code: "csrf_token", key: .csrfToken),
     ]
 
     /// A request's own refusals, through the server: each answered in the language the request
@@ -276,7 +281,8 @@ import VendingMachine
                 for (asking, language) in [("ko-KR,ko;q=0.9", Language.ko), ("en-US,en;q=0.9", .en)] {
                     var fields: HTTPFields = [.acceptLanguage: asking]
                     if let contentType = refusal.contentType { fields[.contentType] = contentType }
-                    if refusal.asStaff { fields[.cookie] = staff }
+                    if refusal.asStaff { fields.signIn(staff) }
+                    if refusal.withoutToken { fields[.cookie] = staff }
                     if let origin = refusal.origin { fields[.origin] = origin }
                     let answer = try await client.execute(uri: refusal.uri, method: refusal.method, headers: fields,
                                                           body: refusal.body.map { ByteBuffer(string: $0) }) { $0 }

@@ -37,8 +37,12 @@ struct SessionMiddleware: RouterMiddleware {
 
 extension AccountService {
     /// Starts a session for `account` and sets its cookie on `response`: what a sign-in answers.
-    func startSession(for account: Account, of context: ShopRequestContext, on response: inout Response) async throws {
-        response.setCookie(SessionMiddleware.cookie(token: try await startSession(for: account), secure: context.isHTTPS))
+    /// Returns the session's token.
+    @discardableResult
+    func startSession(for account: Account, of context: ShopRequestContext, on response: inout Response) async throws -> String {
+        let token = try await startSession(for: account)
+        response.setCookie(SessionMiddleware.cookie(token: token, secure: context.isHTTPS))
+        return token
     }
 
     /// Ends the request's session, if it has one, and expires its cookie on `response`.

@@ -2,6 +2,25 @@
 // key for that tap's retries. A retry after a lost answer gets the first answer again.
 "use strict";
 
+// Every state-changing request a page's script sends to this shop carries the page's anti-CSRF
+// token (the layout's <meta name="csrf-token">, tied to the session) in X-CSRF-Token, which the
+// server asks of every write made with a session cookie. `fetch` itself is wrapped, here in the
+// script every page loads before its own, so a page's script sends it without a word more.
+(() => {
+  const token = document.querySelector('meta[name="csrf-token"]')?.content;
+  if (!token) return;
+  const pageFetch = window.fetch.bind(window);
+  window.fetch = (input, init = {}) => {
+    const request = input instanceof Request ? input : null;
+    const method = (init.method ?? request?.method ?? "GET").toUpperCase();
+    const url = new URL(request ? request.url : String(input), location.href);
+    if (["GET", "HEAD", "OPTIONS"].includes(method) || url.origin !== location.origin) return pageFetch(input, init);
+    const headers = new Headers(init.headers ?? request?.headers);
+    headers.set("X-CSRF-Token", token);
+    return pageFetch(input, { ...init, headers });
+  };
+})();
+
 function newIdempotencyKey() {
   return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }

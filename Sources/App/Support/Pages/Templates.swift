@@ -11,9 +11,11 @@ enum Template: String, CaseIterable {
     /// What every page fills (`{{<layout}}`), and the header in it.
     case layout, header
     // The pages.
-    case order, vending, home, kitchen, board, reports, login, signup
+    case order, vending, home, kitchen, board, reports, login, signup, formRefused = "form-refused"
     // Parts of pages.
     case productArt = "product-art", salesChart = "sales-chart", kakaoButton = "kakao-button", kakaoSymbol = "kakao-symbol"
+    /// The anti-CSRF field every form that posts holds (`{{> csrf-field}}`; `PageTests` checks each does).
+    case csrfField = "csrf-field"
 }
 
 /// The pages' templates, read once from the bundle. `{{name}}` writes text escaped for HTML, so a
@@ -67,7 +69,7 @@ protocol PageModel {
 /// pages (쥬스 주문 · 자판기 · 홈), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp, kitchen, board, reports
+        case order, vending, home, signIn, signUp, kitchen, board, reports, formRefused
     }
 
     /// The `<title>` and the page's `<h1>`.
@@ -83,6 +85,9 @@ struct PageHeader {
     let isHome: Bool
     let isKitchen: Bool
     let isReports: Bool
+    /// The page's anti-CSRF token (`CSRFToken`): in the layout's `<meta name="csrf-token">` for its
+    /// scripts and in every form that posts (`csrf-field.mustache`); empty outside a request.
+    let csrfToken: String
 
     init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
         self.title = title
@@ -101,6 +106,7 @@ struct PageHeader {
         isHome = page == .home
         isKitchen = page == .kitchen
         isReports = page == .reports
+        csrfToken = CSRFToken.page?.token ?? ""
     }
 }
 

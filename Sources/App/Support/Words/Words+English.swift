@@ -13,7 +13,8 @@ extension Words {
             otherLanguage: "한국어", fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages",
             countLabel: "{fruit}: count", countRange: "Enter a whole number from 0 to {max}.",
             shortageLine: "{fruit}: {needed} needed · {available} left",
-            staffEditsStock: "Staff edit the stock. Sign in with a staff account to come back to the stock screen."),
+            staffEditsStock: "Staff edit the stock. Sign in with a staff account to come back to the stock screen.",
+            formRefused: "Form not accepted", backToPage: "Back to the page"),
         home: HomeWords(
             title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
             close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
@@ -111,6 +112,8 @@ extension Words {
             .noSuchImage: "There is no such image.",
             .methodNotAllowed: "This address does not take that kind of request.",
             .crossSite: "Requests from another site are not accepted.",
+            .csrfToken: "This request lacks this session's anti-CSRF token (the X-CSRF-Token header), or it is another session's. Reload the page, or sign in again, and retry.",
+            .formExpired: "This form has expired or was not sent from this shop's page, so nothing was changed. Go back, reload the page and send it again.",
             .notMultipart: "Send the form as multipart/form-data.",
             .invalidBoundary: "The multipart boundary must be 1 to 70 characters.",
             .tooLarge: "What you sent is too large.",

@@ -13,7 +13,8 @@ extension Words {
             otherLanguage: "English", fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴",
             countLabel: "{fruit} 수량", countRange: "0부터 {max}까지의 수를 입력해 주세요.",
             shortageLine: "{fruit} {needed}개 필요 · 지금 {available}개",
-            staffEditsStock: "재고는 직원이 수정해요. 직원 계정으로 로그인하면 재고 수정 화면으로 돌아가요."),
+            staffEditsStock: "재고는 직원이 수정해요. 직원 계정으로 로그인하면 재고 수정 화면으로 돌아가요.",
+            formRefused: "양식을 받지 않았어요", backToPage: "페이지로 돌아가기"),
         home: HomeWords(
             title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
             close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
@@ -111,6 +112,8 @@ extension Words {
             .noSuchImage: "없는 이미지예요.",
             .methodNotAllowed: "이 주소는 이 요청 방식을 받지 않아요.",
             .crossSite: "다른 사이트에서 보낸 요청은 받지 않아요.",
+            .csrfToken: "이 요청에는 이 세션의 CSRF 방지 토큰(X-CSRF-Token 헤더)이 없거나 다른 세션의 토큰이에요. 페이지를 새로 고치거나 다시 로그인한 뒤 다시 해 주세요.",
+            .formExpired: "이 양식은 만료되었거나 이 가게의 페이지에서 보낸 것이 아니어서 아무것도 바꾸지 않았어요. 돌아가서 페이지를 새로 고친 뒤 다시 보내 주세요.",
             .notMultipart: "양식을 multipart/form-data로 보내 주세요.",
             .invalidBoundary: "multipart 경계는 1~70자여야 해요.",
             .tooLarge: "보낸 내용이 너무 커요.",

@@ -99,6 +99,8 @@ enum MessageKey: String, CaseIterable, Sendable {
     case unauthorized, forbidden, invalidCredentials, tooManyAttempts, passwordNotSet
     // Requests the server cannot take.
     case notFound, noSuchEvent, noSuchImage, methodNotAllowed, crossSite, notMultipart, invalidBoundary, tooLarge
+    /// A state-changing request without its session's anti-CSRF token: the API's, and a page form's.
+    case csrfToken, formExpired
     case requestTimeout
     case badJSON, missingField, wrongType, invalidValue, invalidForm, invalidLimit, badRequest
     // The server's own trouble; nothing was done.
@@ -180,6 +182,9 @@ struct CommonWords: Encodable, Sendable {
     let countRange: String
     let shortageLine: String
     let staffEditsStock: String
+    /// The page a form without its anti-CSRF token gets: its title, and the link back to the form's page.
+    let formRefused: String
+    let backToPage: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
 }
