@@ -30,15 +30,30 @@ public struct Ingredient: Hashable, Codable, Sendable {
     }
 }
 
-/// A juice on the menu and the fruit it is made of, in the order the recipe names them.
+/// A juice on the menu: the fruit it is made of, in the order the recipe names them, its price
+/// and the option groups a cup of it offers.
 public struct Juice: Hashable, Codable, Sendable {
     public var id: JuiceID
     public var name: LocalizedName
     public var recipe: [Ingredient]
-    public init(id: JuiceID, name: LocalizedName, recipe: [Ingredient]) {
+    /// Won for a cup with no extras, VAT included.
+    public var price: Int
+    /// The shop's option groups a cup offers, in the order the counter shows them.
+    public var optionGroups: [OptionGroupID]
+    /// 품절 for now: on the menu, but not sold until staff say so.
+    public var soldOut: Bool
+    /// Taken off the menu for good; kept so that past orders still name it.
+    public var retired: Bool
+
+    public init(id: JuiceID, name: LocalizedName, recipe: [Ingredient], price: Int = 0,
+                optionGroups: [OptionGroupID] = [], soldOut: Bool = false, retired: Bool = false) {
         self.id = id
         self.name = name
         self.recipe = recipe
+        self.price = price
+        self.optionGroups = optionGroups
+        self.soldOut = soldOut
+        self.retired = retired
     }
 }
 
@@ -46,11 +61,16 @@ public struct Juice: Hashable, Codable, Sendable {
 public struct Menu: Hashable, Codable, Sendable {
     public var fruits: [Fruit]
     public var juices: [Juice]
+    /// The option groups juices offer (사이즈, 얼음, 당도 …), defined once for the shop.
+    public var optionGroups: [MenuOptionGroup]
 
-    public init(fruits: [Fruit], juices: [Juice]) {
+    public init(fruits: [Fruit], juices: [Juice], optionGroups: [MenuOptionGroup] = []) {
         self.fruits = fruits
         self.juices = juices
+        self.optionGroups = optionGroups
     }
+
+    public func optionGroup(_ id: OptionGroupID) -> MenuOptionGroup? { optionGroups.first { $0.id == id } }
 
     public func fruit(_ id: FruitID) -> Fruit? { fruits.first { $0.id == id } }
 
@@ -85,19 +105,25 @@ public struct Menu: Hashable, Codable, Sendable {
         guard WrittenText.isAcceptable(name.ko), WrittenText.isAcceptable(name.en) else { throw .invalidText("name") }
     }
 
-    /// Checks that a new juice has a fresh id and a recipe made only of known fruit, each used once.
-    public func validateNew(_ juice: Juice) throws(JuiceBarError) {
-        guard Identifier.isValid(juice.id.rawValue) else { throw .invalidIdentifier(juice.id.rawValue) }
-        guard self.juice(juice.id) == nil else { throw .duplicate(juice.id.rawValue) }
+    /// Checks that a new juice has a fresh id and is one the menu can sell (`validate`).
+    public func validateNew(_ juice: Juice) throws {
+        guard Identifier.isValid(juice.id.rawValue) else { throw JuiceBarError.invalidIdentifier(juice.id.rawValue) }
+        guard self.juice(juice.id) == nil else { throw JuiceBarError.duplicate(juice.id.rawValue) }
+        try validate(juice)
+    }
+
+    /// Checks a juice's names, its recipe (known fruit, each used once) and what it sells by.
+    public func validate(_ juice: Juice) throws {
         try Self.validateNames(juice.name)
-        guard !juice.recipe.isEmpty else { throw .emptyRecipe }
+        guard !juice.recipe.isEmpty else { throw JuiceBarError.emptyRecipe }
         var seen: Set<FruitID> = []
         for ingredient in juice.recipe {
             _ = try requireFruit(ingredient.fruit)
-            guard seen.insert(ingredient.fruit).inserted else { throw .duplicate(ingredient.fruit.rawValue) }
+            guard seen.insert(ingredient.fruit).inserted else { throw JuiceBarError.duplicate(ingredient.fruit.rawValue) }
             guard StockLimits.recipeAmount.contains(ingredient.amount) else {
-                throw .amountOutOfRange(ingredient.amount)
+                throw JuiceBarError.amountOutOfRange(ingredient.amount)
             }
         }
+        try validateSale(of: juice)
     }
 }

@@ -18,6 +18,12 @@ public enum StockWrite: Hashable, Sendable {
     /// A new fruit with its first count (a delivery).
     case addFruit(Fruit, count: Int)
     case addJuice(Juice)
+    /// Staff change a juice's name, price, recipe, option groups or 품절.
+    case editJuice(JuiceID, JuiceEdit)
+    /// Take a juice off the menu for good; past orders keep naming it.
+    case retireJuice(JuiceID)
+    /// Add an option group, or replace the one with its id.
+    case putOptionGroup(MenuOptionGroup)
 
     /// Checks what can be checked before anything is read, so bad input never waits for a turn.
     public func validate() throws(JuiceBarError) {
@@ -25,7 +31,7 @@ public enum StockWrite: Hashable, Sendable {
         case .order, .move, .cancel: break
         case .change(_, let change): try change.validate()
         case .addFruit(_, let count), .setLevel(_, let count): try StockLimits.validate(count: count)
-        case .addJuice: break
+        case .addJuice, .editJuice, .retireJuice, .putOptionGroup: break
         }
     }
 
@@ -53,11 +59,17 @@ public struct StockPlan: Hashable, Sendable {
     public var counts: [FruitID: Int] = [:]
     public var newFruit: Fruit?
     public var newJuice: Juice?
+    /// A juice edited or retired, as it now is.
+    public var changedJuice: Juice?
+    /// An option group added or replaced.
+    public var optionGroup: MenuOptionGroup?
     /// A fruit whose reorder level was set, with its new level.
     public var newLevel: Fruit?
 
     /// Whether storing the plan changes the menu, not only counts and orders.
-    public var changesMenu: Bool { newFruit != nil || newJuice != nil || newLevel != nil }
+    public var changesMenu: Bool {
+        newFruit != nil || newJuice != nil || changedJuice != nil || optionGroup != nil || newLevel != nil
+    }
 }
 
 /// The fruit stock and the menu as the last commit left them: what every stock write is decided
@@ -103,13 +115,47 @@ public struct JuiceBarBook: Hashable, Sendable {
             try menu.validateNew(juice)
             menu.juices.append(juice)
             return StockPlan(newJuice: juice)
+        case .editJuice(let id, let edit):
+            let edited = edit.applied(to: try juiceOnMenu(id))
+            try menu.validate(edited)
+            return replace(edited)
+        case .retireJuice(let id):
+            var retired = try juiceOnMenu(id)
+            retired.retired = true
+            return replace(retired)
+        case .putOptionGroup(let group):
+            try group.validate(in: menu)
+            if let index = menu.optionGroups.firstIndex(where: { $0.id == group.id }) {
+                menu.optionGroups[index] = group
+            } else {
+                menu.optionGroups.append(group)
+            }
+            var plan = StockPlan()
+            plan.optionGroup = group
+            return plan
         }
+    }
+
+    /// The juice `id` while it is on the menu: a retired one is not changed again.
+    private func juiceOnMenu(_ id: JuiceID) throws -> Juice {
+        let juice = try menu.requireJuice(id)
+        guard !juice.retired else { throw SaleError.soldOut(id) }
+        return juice
+    }
+
+    /// Puts `juice` in place of the menu's juice with its id.
+    private mutating func replace(_ juice: Juice) -> StockPlan {
+        menu.juices[menu.juices.firstIndex { $0.id == juice.id }!] = juice
+        var plan = StockPlan()
+        plan.changedJuice = juice
+        return plan
     }
 
     /// Takes the recipe's fruit and gives the order the next number of its shop day.
     private mutating func order(_ juiceID: JuiceID, for member: Int64?, pickup: Bool, actor: String,
                                 at time: Date) throws -> StockPlan {
         let juice = try menu.requireJuice(juiceID)
+        guard !juice.soldOut, !juice.retired else { throw SaleError.soldOut(juiceID) }
         try stock.deduct(juice)
         let day = calendar.dayText(of: time)
         let number = lastNumbers[day, default: 0] + 1

@@ -22,3 +22,22 @@ extension OrderStatus {
     /// its condition is the index's own. (SQLite's are written with `SQLiteJuiceBarStore.isActive`.)
     static let activeSQL = "(" + active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 }
+
+/// A value kept whole as JSON text in one column: written and read whole, never queried inside.
+protocol StoredAsJSON: Codable {}
+
+extension StoredAsJSON {
+    func storedDefinition() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    init(storedDefinition: String) throws {
+        self = try JSONDecoder().decode(Self.self, from: Data(storedDefinition.utf8))
+    }
+}
+
+/// An option group (사이즈, 얼음 …) as `option_group.definition` keeps it: its bounds and options.
+extension MenuOptionGroup: StoredAsJSON {}
+
+/// A juice's option groups, in order, as `juice.option_groups` keeps them.
+extension Array: StoredAsJSON where Element == OptionGroupID {}

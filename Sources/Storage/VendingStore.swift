@@ -94,14 +94,6 @@ extension VendingStore {
     }
 }
 
-extension Product {
-    /// A product as the vending tables keep it: its whole definition as JSON text, since
-    /// the three levels of beverage properties differ by category.
-    func storedDefinition() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
-
-    init(storedDefinition: String) throws {
-        self = try JSONDecoder().decode(Product.self, from: Data(storedDefinition.utf8))
-    }
-}
+/// A product as the vending tables keep it: its whole definition as JSON text, since the three
+/// levels of beverage properties differ by category.
+extension Product: StoredAsJSON {}

@@ -106,6 +106,38 @@ import Testing
         }
     }
 
+    /// 메뉴 관리: a price, option groups, 품절 and retirement are stored and read back by every
+    /// server after a restart; an order made before keeps its juice when the juice is retired.
+    @Test(arguments: Engine.available)
+    func menuEditsAndOptionGroupsOutliveTheProcess(_ engine: Engine) async throws {
+        let shop = try await TestShop(engine)
+        let store = shop.juiceBar
+        let made = try await store.order("mangoJuice", actor: "t").order
+        let extras = MenuOptionGroup(id: "extra", name: .init(ko: "추가", en: "Extras"), min: 0, max: 2, options: [
+            MenuOption(id: "yogurt", name: .init(ko: "요거트 추가", en: "Add yogurt"), price: 500,
+                       adds: [.init(fruit: "banana", amount: 1)]),
+            MenuOption(id: "honey", name: .init(ko: "꿀 추가", en: "Honey"), price: 300),
+        ])
+        _ = try await store.commit(.putOptionGroup(extras), actor: "staff")
+        _ = try await store.commit(.editJuice("kiwiJuice", JuiceEdit(
+            name: .init(ko: "골드키위쥬스", en: "Gold Kiwi Juice"), price: 5_800, recipe: [.init(fruit: "kiwi", amount: 4)],
+            optionGroups: ["size", "extra"], soldOut: true)), actor: "staff")
+        _ = try await store.commit(.retireJuice("mangoJuice"), actor: "staff")
+        var dearer = extras
+        dearer.options[1].price = 400
+        _ = try await store.commit(.putOptionGroup(dearer), actor: "staff")
+
+        let menu = try await shop.reopen().juiceBar.menu()
+        let kiwi = try #require(menu.juice("kiwiJuice"))
+        #expect(kiwi.name.ko == "골드키위쥬스" && kiwi.price == 5_800 && kiwi.soldOut && !kiwi.retired)
+        #expect(kiwi.recipe == [.init(fruit: "kiwi", amount: 4)] && kiwi.optionGroups == ["size", "extra"])
+        #expect(menu.optionGroups.map(\.id) == ["size", "ice", "sweetness", "extra"])
+        #expect(menu.optionGroup("extra") == dearer)
+        #expect(menu.juice("mangoJuice")?.retired == true && !menu.onSale.contains { $0.id == "mangoJuice" })
+        #expect(try await store.order(id: made.id)?.juice == "mangoJuice")
+        await #expect(throws: SaleError.soldOut("kiwiJuice")) { try await store.order("kiwiJuice", actor: "t") }
+    }
+
     @Test(arguments: Engine.available)
     func listsAreNewestFirstAndLimited(_ engine: Engine) async throws {
         let shop = try await TestShop(engine)

@@ -18,6 +18,13 @@ struct PostgresColumns: ExpressibleByDictionaryLiteral, Sendable {
     /// `id, juice_id, …`: the names, for a SELECT list.
     var list: String { columns.map(\.name).joined(separator: ", ") }
 
+    /// `juice_id, name_ko AS …`: the SELECT list that reads these columns from `table`, where
+    /// `renamed` gives a column's name in the table when it differs from the read's (`id`).
+    func selected(from table: String, as renamed: [String: String] = [:]) -> String {
+        columns.map { column in renamed[column.name].map { "\($0) AS \(column.name)" } ?? column.name }
+            .joined(separator: ", ")
+    }
+
     /// Each column as read from the table aliased `alias` under the same name, for `PostgresRowKinds.select`.
     func cells(of alias: String) -> [String: String] {
         Dictionary(uniqueKeysWithValues: columns.map { ($0.name, "\(alias).\($0.name)") })

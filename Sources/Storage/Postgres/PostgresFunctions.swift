@@ -49,14 +49,15 @@ extension PostgresFunction {
     /// The fruit stock's book (`PostgresJuiceBarStore.fetchBook`): first the shop's time zone,
     /// read once the lock is held, so it is the zone as last committed (a change takes the row and
     /// then this lock before it commits); then a row per fruit; a row per recipe line, each juice's
-    /// lines together and in order; the last number given on each of `days`; and each of
+    /// lines together and in order; a row per option group; the last number given on each of `days`; and each of
     /// `order_ids`' order, in the columns every read of orders selects.
     static let juiceBarBook: PostgresFunction = {
         typealias Kind = PostgresJuiceBarStore.BookRow
         let rows = PostgresRowKinds(
             ["kind": "smallint", "time_zone": "text", "fruit_id": "text", "name_ko": "text", "name_en": "text",
-             "emoji": "text", "count": "integer", "reorder_level": "integer", "juice_id": "text", "amount": "integer",
-             "last_number": "integer"],
+             "emoji": "text", "count": "integer", "reorder_level": "integer", "amount": "integer",
+             "last_number": "integer", "group_definition": "text"],
+            PostgresJuiceBarStore.juiceColumns,
             PostgresJuiceBarStore.orderColumns)
         return PostgresFunction(
             name: "juice_bar_book", arguments: "lock_key bigint, channel text, instance text, days text[], order_ids bigint[]",
@@ -68,10 +69,11 @@ extension PostgresFunction {
                     "kind": Kind.fruit.sql, "fruit_id": "f.id", "name_ko": "f.name_ko", "name_en": "f.name_en",
                     "emoji": "f.emoji", "count": "f.count", "reorder_level": "f.reorder_level"]))
                     FROM fruit f ORDER BY f.position, f.id;
-                RETURN QUERY \(rows.select([
-                    "kind": Kind.recipeLine.sql, "juice_id": "j.id", "name_ko": "j.name_ko", "name_en": "j.name_en",
-                    "fruit_id": "r.fruit_id", "amount": "r.amount"]))
+                RETURN QUERY \(rows.select(PostgresJuiceBarStore.juiceColumns.cells(of: "j").merging([
+                    "kind": Kind.recipeLine.sql, "juice_id": "j.id", "fruit_id": "r.fruit_id", "amount": "r.amount"]) { $1 }))
                     FROM juice j JOIN recipe_ingredient r ON r.juice_id = j.id ORDER BY j.position, j.id, r.position;
+                RETURN QUERY \(rows.select(["kind": Kind.optionGroup.sql, "group_definition": "g.definition"]))
+                    FROM option_group g ORDER BY g.position;
                 RETURN QUERY \(rows.select([
                     "kind": Kind.lastNumber.sql, "day": "d.day",
                     "last_number": "SELECT max(o.number) FROM juice_order o WHERE o.day = d.day"]))

@@ -152,11 +152,17 @@ extension PostgresJuiceBarStore {
             let (juice, fruit, amount) = try row.decode((String, String, Int).self)
             recipes[JuiceID(juice), default: []].append(Ingredient(fruit: FruitID(fruit), amount: amount))
         }
-        let juices = try await connection.rows("SELECT id AS juice_id, name_ko, name_en FROM juice ORDER BY position").map { row in
-            let juice = try juice(row.makeRandomAccess())
-            return Juice(id: juice.id, name: juice.name, recipe: recipes[juice.id] ?? [])
+        let juices = try await connection.rows(
+            "SELECT \(unescaped: juiceColumns.selected(from: "juice", as: ["juice_id": "id"])) FROM juice ORDER BY position"
+        ).map { row in
+            var juice = try juice(row.makeRandomAccess())
+            juice.recipe = recipes[juice.id] ?? []
+            return juice
         }
-        return Menu(fruits: fruits, juices: juices)
+        let groups = try await connection.rows("SELECT definition FROM option_group ORDER BY position").map {
+            try MenuOptionGroup(storedDefinition: try $0.decode(String.self))
+        }
+        return Menu(fruits: fruits, juices: juices, optionGroups: groups)
     }
 
     /// A fruit, from a row with its columns (`fruit_id`, `name_ko`, `name_en`, `emoji`, `reorder_level`).
@@ -165,9 +171,18 @@ extension PostgresJuiceBarStore {
               level: try cells.decode("reorder_level"))
     }
 
-    /// A juice without its recipe, from a row with its columns (`juice_id`, `name_ko`, `name_en`).
+    /// A juice's columns as its reads name them: `juice_id` is the table's `id`.
+    static let juiceColumns: PostgresColumns = [
+        "juice_id": "text", "name_ko": "text", "name_en": "text", "price": "integer", "option_groups": "text",
+        "sold_out": "boolean", "retired": "boolean",
+    ]
+
+    /// A juice without its recipe, from a row with `juiceColumns`.
     static func juice(_ cells: PostgresRandomAccessRow) throws -> Juice {
-        Juice(id: JuiceID(try cells.decode("juice_id", as: String.self)), name: try name(cells), recipe: [])
+        Juice(id: JuiceID(try cells.decode("juice_id", as: String.self)), name: try name(cells), recipe: [],
+              price: try cells.decode("price"),
+              optionGroups: try [OptionGroupID](storedDefinition: try cells.decode("option_groups", as: String.self)),
+              soldOut: try cells.decode("sold_out"), retired: try cells.decode("retired"))
     }
 
     /// A fruit's or a juice's names.
@@ -189,6 +204,8 @@ extension PostgresJuiceBarStore {
         case order = 3
         /// The shop's `time_zone` as stored, the first row.
         case timeZone = 4
+        /// An option group's `group_definition`, in the shop's order.
+        case optionGroup = 5
     }
 
     /// The shop's zone as the last batch read it: the next batch counts its days by it before it
@@ -252,6 +269,8 @@ extension PostgresJuiceBarStore {
                 book.orders[order.id] = order
             case .timeZone:
                 zone = try cells.decode("time_zone")
+            case .optionGroup:
+                book.menu.optionGroups.append(try MenuOptionGroup(storedDefinition: try cells.decode("group_definition")))
             case nil:
                 throw PostgresStoreError.unexpectedRow
             }
@@ -267,6 +286,8 @@ extension PostgresJuiceBarStore {
         for plan in plans {
             if let fruit = plan.newFruit { try await insert(fruit, count: plan.counts[fruit.id] ?? 0, in: connection) }
             if let juice = plan.newJuice { try await insert(juice, in: connection) }
+            if let juice = plan.changedJuice { try await update(juice, in: connection) }
+            if let group = plan.optionGroup { try await put(group, in: connection) }
             if let fruit = plan.newLevel {
                 try await connection.run("UPDATE fruit SET reorder_level = \(fruit.level) WHERE id = \(fruit.id.rawValue)")
             }
@@ -452,14 +473,40 @@ extension PostgresJuiceBarStore {
 
     static func insert(_ juice: Juice, in connection: PostgresConnection) async throws {
         try await connection.run("""
-            INSERT INTO juice (id, name_ko, name_en, position)
-            VALUES (\(juice.id.rawValue), \(juice.name.ko), \(juice.name.en), (SELECT count(*) FROM juice))
+            INSERT INTO juice (id, name_ko, name_en, price, option_groups, sold_out, retired, position)
+            VALUES (\(juice.id.rawValue), \(juice.name.ko), \(juice.name.en), \(juice.price),
+                    \(try juice.optionGroups.storedDefinition()), \(juice.soldOut), \(juice.retired), (SELECT count(*) FROM juice))
             """)
+        try await insertRecipe(of: juice, in: connection)
+    }
+
+    /// Stores a juice as staff changed it, its recipe written again.
+    static func update(_ juice: Juice, in connection: PostgresConnection) async throws {
+        try await connection.run("""
+            UPDATE juice SET name_ko = \(juice.name.ko), name_en = \(juice.name.en), price = \(juice.price),
+                option_groups = \(try juice.optionGroups.storedDefinition()), sold_out = \(juice.soldOut),
+                retired = \(juice.retired)
+            WHERE id = \(juice.id.rawValue)
+            """)
+        try await connection.run("DELETE FROM recipe_ingredient WHERE juice_id = \(juice.id.rawValue)")
+        try await insertRecipe(of: juice, in: connection)
+    }
+
+    private static func insertRecipe(of juice: Juice, in connection: PostgresConnection) async throws {
         for (position, ingredient) in juice.recipe.enumerated() {
             try await connection.run("""
                 INSERT INTO recipe_ingredient (juice_id, fruit_id, amount, position)
                 VALUES (\(juice.id.rawValue), \(ingredient.fruit.rawValue), \(ingredient.amount), \(position))
                 """)
         }
+    }
+
+    /// Adds an option group after the others, or replaces the one with its id where it stands.
+    static func put(_ group: MenuOptionGroup, in connection: PostgresConnection) async throws {
+        try await connection.run("""
+            INSERT INTO option_group (id, position, definition)
+            VALUES (\(group.id.rawValue), (SELECT count(*) FROM option_group), \(try group.storedDefinition()))
+            ON CONFLICT (id) DO UPDATE SET definition = excluded.definition
+            """)
     }
 }

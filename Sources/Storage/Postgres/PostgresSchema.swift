@@ -60,6 +60,37 @@ enum PostgresSchema {
         ("request_fingerprints.v11", { connection in
             try await connection.run("UPDATE idempotent_request SET request = encode(sha256(convert_to(request, 'UTF8')), 'hex')")
         }),
+        // Juices sell by the cup, as in SQLite (`juiceBar.v8.prices`): a price, option groups,
+        // 품절 and retirement; the seed juices take the seed's prices and groups.
+        ("prices.v12", { connection in
+            for statement in prices { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+            for (position, group) in Menu.seed.optionGroups.enumerated() {
+                try await connection.run("""
+                    INSERT INTO option_group (id, position, definition)
+                    VALUES (\(group.id.rawValue), \(position), \(try group.storedDefinition()))
+                    """)
+            }
+            for juice in Menu.seed.juices {
+                try await connection.run("""
+                    UPDATE juice SET price = \(juice.price), option_groups = \(try juice.optionGroups.storedDefinition())
+                    WHERE id = \(juice.id.rawValue)
+                    """)
+            }
+        }),
+    ]
+
+    static let prices = [
+        "ALTER TABLE juice ADD COLUMN price integer NOT NULL DEFAULT 0 CHECK (price BETWEEN 0 AND 1000000)",
+        "ALTER TABLE juice ADD COLUMN option_groups text NOT NULL DEFAULT '[]'",
+        "ALTER TABLE juice ADD COLUMN sold_out boolean NOT NULL DEFAULT false",
+        "ALTER TABLE juice ADD COLUMN retired boolean NOT NULL DEFAULT false",
+        """
+        CREATE TABLE option_group (
+            id text PRIMARY KEY,
+            position integer NOT NULL,
+            definition text NOT NULL
+        )
+        """,
     ]
 
     /// The migrations, then the making of each function whose definition is new to the database.

@@ -120,12 +120,17 @@ extension SQLiteJuiceBarStore {
             sql: "SELECT juice_id, fruit_id, amount FROM recipe_ingredient ORDER BY position")) {
             recipes[JuiceID(row[0]), default: []].append(Ingredient(fruit: FruitID(row[1]), amount: row[2]))
         }
-        let juices = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name_ko, name_en FROM juice ORDER BY position"))
+        let juices = try Row.fetchAll(db.cachedStatement(
+            sql: "SELECT id, name_ko, name_en, price, option_groups, sold_out, retired FROM juice ORDER BY position"))
             .map { row in
-                let id = JuiceID(row[0])
-                return Juice(id: id, name: LocalizedName(ko: row[1], en: row[2]), recipe: recipes[id] ?? [])
+                let id = JuiceID(row["id"])
+                return Juice(id: id, name: LocalizedName(ko: row["name_ko"], en: row["name_en"]), recipe: recipes[id] ?? [],
+                             price: row["price"], optionGroups: try [OptionGroupID](storedDefinition: row["option_groups"]),
+                             soldOut: row["sold_out"], retired: row["retired"])
             }
-        return Menu(fruits: fruits, juices: juices)
+        let groups = try String.fetchAll(db.cachedStatement(sql: "SELECT definition FROM option_group ORDER BY position"))
+            .map { try MenuOptionGroup(storedDefinition: $0) }
+        return Menu(fruits: fruits, juices: juices, optionGroups: groups)
     }
 
     static func fetchBook(_ db: Database, for needs: BookNeeds, menu: Menu) throws -> JuiceBarBook {
@@ -162,6 +167,8 @@ extension SQLiteJuiceBarStore {
         for var plan in plans {
             if let fruit = plan.newFruit { try insert(fruit, count: plan.counts[fruit.id] ?? 0, in: db) }
             if let juice = plan.newJuice { try insert(juice, in: db) }
+            if let juice = plan.changedJuice { try update(juice, in: db) }
+            if let group = plan.optionGroup { try put(group, in: db) }
             if let fruit = plan.newLevel {
                 try db.execute(sql: "UPDATE fruit SET reorder_level = ? WHERE id = ?", arguments: [fruit.level, fruit.id.rawValue])
             }
@@ -237,12 +244,43 @@ extension SQLiteJuiceBarStore {
 
     static func insert(_ juice: Juice, in db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO juice (id, name_ko, name_en, position) VALUES (?, ?, ?, (SELECT COUNT(*) FROM juice))",
-            arguments: [juice.id.rawValue, juice.name.ko, juice.name.en])
+            sql: """
+                INSERT INTO juice (id, name_ko, name_en, price, option_groups, sold_out, retired, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM juice))
+                """,
+            arguments: [juice.id.rawValue, juice.name.ko, juice.name.en, juice.price, try juice.optionGroups.storedDefinition(),
+                        juice.soldOut, juice.retired])
+        try insertRecipe(of: juice, in: db)
+    }
+
+    /// Stores a juice as staff changed it, its recipe written again.
+    static func update(_ juice: Juice, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE juice SET name_ko = ?, name_en = ?, price = ?, option_groups = ?, sold_out = ?, retired = ?
+                WHERE id = ?
+                """,
+            arguments: [juice.name.ko, juice.name.en, juice.price, try juice.optionGroups.storedDefinition(), juice.soldOut,
+                        juice.retired, juice.id.rawValue])
+        try db.execute(sql: "DELETE FROM recipe_ingredient WHERE juice_id = ?", arguments: [juice.id.rawValue])
+        try insertRecipe(of: juice, in: db)
+    }
+
+    private static func insertRecipe(of juice: Juice, in db: Database) throws {
         for (position, ingredient) in juice.recipe.enumerated() {
             try db.execute(
                 sql: "INSERT INTO recipe_ingredient (juice_id, fruit_id, amount, position) VALUES (?, ?, ?, ?)",
                 arguments: [juice.id.rawValue, ingredient.fruit.rawValue, ingredient.amount, position])
         }
+    }
+
+    /// Adds an option group after the others, or replaces the one with its id where it stands.
+    static func put(_ group: MenuOptionGroup, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO option_group (id, position, definition) VALUES (?, (SELECT COUNT(*) FROM option_group), ?)
+                ON CONFLICT (id) DO UPDATE SET definition = excluded.definition
+                """,
+            arguments: [group.id.rawValue, try group.storedDefinition()])
     }
 }

@@ -32,6 +32,7 @@ enum SQLiteSchema {
         ("idempotency.v3.keptInArrivalOrder", keptInArrivalOrder),
         ("idempotency.v4.requestFingerprints", requestFingerprints),
         ("shop.v1.namesAsInPostgres", namesAsInPostgres),
+        ("juiceBar.v8.prices", prices),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -644,6 +645,31 @@ enum SQLiteSchema {
             definition.replaceSubrange(mention, with: renamed)
             try db.execute(sql: "DROP \(type) \(name)")
             try db.execute(sql: definition)
+        }
+    }
+
+    /// Juices sell by the cup: each has a price, option groups, 품절 and retirement; the shop's
+    /// option groups are kept whole, one row each. A shop's seed juices take the seed's prices
+    /// and groups (`Menu.seed`); a juice the shop added starts at 0원 until staff price it.
+    private static func prices(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE juice ADD COLUMN price INTEGER NOT NULL DEFAULT 0 CHECK (price BETWEEN 0 AND 1000000);
+            ALTER TABLE juice ADD COLUMN option_groups TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE juice ADD COLUMN sold_out BOOLEAN NOT NULL DEFAULT FALSE;
+            ALTER TABLE juice ADD COLUMN retired BOOLEAN NOT NULL DEFAULT FALSE;
+            CREATE TABLE option_group (
+                id TEXT PRIMARY KEY,
+                position INTEGER NOT NULL,
+                definition TEXT NOT NULL
+            );
+            """)
+        for (position, group) in Menu.seed.optionGroups.enumerated() {
+            try db.execute(sql: "INSERT INTO option_group (id, position, definition) VALUES (?, ?, ?)",
+                           arguments: [group.id.rawValue, position, try group.storedDefinition()])
+        }
+        for juice in Menu.seed.juices {
+            try db.execute(sql: "UPDATE juice SET price = ?, option_groups = ? WHERE id = ?",
+                           arguments: [juice.price, try juice.optionGroups.storedDefinition(), juice.id.rawValue])
         }
     }
 

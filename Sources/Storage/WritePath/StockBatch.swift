@@ -29,10 +29,11 @@ extension DecidedStockBatch {
 }
 
 extension DecidedStockBatch {
-    /// A new shop's menu and stock: the seed fruits, each delivered with its first count, and the
-    /// seed juices, decided like any other writes.
+    /// A new shop's menu and stock: the seed fruits, each delivered with its first count, the
+    /// option groups and the seed juices, decided like any other writes.
     static func seed(at time: Date) -> DecidedStockBatch {
         let writes = Menu.seed.fruits.map { StockWrite.addFruit($0, count: Menu.seedStockPerFruit) }
+            + Menu.seed.optionGroups.map { StockWrite.putOptionGroup($0) }
             + Menu.seed.juices.map { StockWrite.addJuice($0) }
         return DecidedStockBatch(writes.map { PendingWrite<StockWrite>(write: $0, actor: "system", time: time) },
                                  on: JuiceBarBook(menu: Menu(fruits: [], juices: []), stock: Stock()))
