@@ -38,6 +38,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pytest
 import requests
+import requests.auth
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -410,8 +411,61 @@ def button(scope, name: str):
 
 # --- the HTTP API ----------------------------------------------------------------------------------
 
+SESSION_COOKIES = ("juicemaker_session", "__Host-juicemaker_session")
+FORM_COOKIES = ("juicemaker_form", "__Host-juicemaker_form")
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]*)">')
+
+
+class AntiCSRF(requests.auth.AuthBase):
+    """Sends the shop's anti-CSRF token with every state-changing request, as its pages do: under a
+    session cookie the session's token (`X-CSRF-Token`, as GET /api/me answers it, like the sign-in); a
+    page's form sent signed out with the pre-session cookie and token a sign-in page gives. A request
+    that already names a token, or a guest's API call (which needs none), goes as it is."""
+
+    def __init__(self, http: requests.Session):
+        self.http = http
+        self.tokens: dict[str, str] = {}
+        self.lock = threading.Lock()
+
+    def fetch(self, url: str, cookie: str | None) -> requests.Response:
+        headers = {"Cookie": cookie} if cookie else {}
+        return requests.get(url, headers=headers, timeout=15, verify=self.http.verify, allow_redirects=False)
+
+    def __call__(self, request):
+        if request.method in ("GET", "HEAD", "OPTIONS") or "X-CSRF-Token" in request.headers:
+            return request
+        url = urlparse(request.url)
+        base = f"{url.scheme}://{url.netloc}"
+        cookie = request.headers.get("Cookie", "")
+        cookies = dict(part.strip().split("=", 1) for part in cookie.split(";") if "=" in part)
+        token = None
+        session = next((cookies[name] for name in SESSION_COOKIES if cookies.get(name)), None)
+        if session:
+            with self.lock:
+                token = self.tokens.get(session)
+            if token is None:
+                token = self.fetch(base + "/api/me", cookie).headers.get("X-CSRF-Token")
+                if token:
+                    with self.lock:
+                        self.tokens[session] = token
+        if token is None and not url.path.startswith("/api"):
+            form = next((cookies[name] for name in FORM_COOKIES if cookies.get(name)), None)
+            page = self.fetch(base + "/login", cookie or None)
+            match = CSRF_META.search(page.text)
+            token = match.group(1) if match else None
+            if form is None:
+                fresh = page.cookies.get("__Host-juicemaker_form") or page.cookies.get("juicemaker_form")
+                name = "__Host-juicemaker_form" if page.cookies.get("__Host-juicemaker_form") else "juicemaker_form"
+                if fresh:
+                    request.headers["Cookie"] = (cookie + "; " if cookie else "") + f"{name}={fresh}"
+        if token:
+            request.headers["X-CSRF-Token"] = token
+        return request
+
+
 class ShopApi:
-    """A requests session bound to one server. Every answer is checked not to be a 5xx.
+    """A requests session bound to one server. Every answer is checked not to be a 5xx. Its writes carry
+    the anti-CSRF token a page's would (`AntiCSRF`).
 
     `request` and its shorthands take a path on the server ("/api/stock") or an absolute URL.
     """
@@ -421,6 +475,7 @@ class ShopApi:
     def __init__(self, base_url: str):
         self.base_url = base_url
         self.http = requests.Session()
+        self.http.auth = AntiCSRF(self.http)
 
     @classmethod
     def signed_in_as_admin(cls, base_url: str):
@@ -487,10 +542,13 @@ def fruit_stock(server) -> dict:
     return ShopApi(server.url).stock()
 
 
-def staff_cookie(server) -> str:
-    """A `Cookie` header value that signs a request in as the admin, for clients other than ShopApi."""
-    staff = ShopApi.signed_in_as_admin(server.url)
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in staff.http.cookies)
+def staff_headers(server) -> dict[str, str]:
+    """The `Cookie` that signs a request in as the admin and the session's `X-CSRF-Token` its writes carry."""
+    staff = ShopApi(server.url)
+    response = staff.sign_in()
+    assert response.status_code == 200, f"signing in as admin answered {response.status_code}: {response.text}"
+    return {"Cookie": "; ".join(f"{cookie.name}={cookie.value}" for cookie in staff.http.cookies),
+            "X-CSRF-Token": response.headers["X-CSRF-Token"]}
 
 
 def assert_error(response: requests.Response, *statuses: int, code: str | None = None) -> dict:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from e2e_support import FRUITS, JUICES, RawAnswer, ShopApi, day, raw_exchange, server_binary, staff_cookie
+from e2e_support import FRUITS, JUICES, RawAnswer, ShopApi, day, raw_exchange, server_binary, staff_headers
 from vending_support import BALANCE_CAP, PRODUCTS
 
 FUZZ_SECONDS = float(os.environ.get("JUICEMAKER_FUZZ_SECONDS", "45"))
@@ -108,9 +108,10 @@ class FuzzRequest:
 class Fuzzer:
     """Makes requests: a valid one for a route, then one to three mutations of it."""
 
-    def __init__(self, rng: random.Random, staff_cookie: str):
+    def __init__(self, rng: random.Random, staff: dict[str, str]):
         self.rng = rng
-        self.staff_cookie = staff_cookie
+        # The admin's session cookie and its anti-CSRF token, sent together (`as_staff`).
+        self.staff = staff
         # Sign-up and sign-in cost a bcrypt hash each (cost 12) when they get that far: fewer of them,
         # or they would take most of the time.
         self.routes = [
@@ -203,8 +204,12 @@ class Fuzzer:
         if content_type is not None:
             request.headers.insert(0, (b"Content-Type", content_type))
         if staff and not any(name == b"Cookie" for name, _ in request.headers):
-            request.headers.append((b"Cookie", self.staff_cookie.encode()))
+            self.as_staff(request)
         return request
+
+    def as_staff(self, request: FuzzRequest) -> None:
+        for name, value in self.staff.items():
+            request.headers.append((name.encode(), value.encode()))
 
     def order(self) -> FuzzRequest:
         return self.json_request("order", "POST", "/api/orders", {"juice": self.rng.choice(JUICES)})
@@ -261,7 +266,7 @@ class Fuzzer:
             target = f"{path}?limit={value}" + (f"&limit={self.rng.choice(['1', 'x'])}" if self.chance(0.2) else "")
         request = FuzzRequest("read", "GET", target, [], b"")
         if self.chance(0.5):
-            request.headers.append((b"Cookie", self.staff_cookie.encode()))
+            self.as_staff(request)
         if self.chance(0.3):
             self.add_odd_headers(request)
         return request
@@ -335,7 +340,7 @@ class Fuzzer:
             request.body += b"x" * (MULTIPART_LIMIT + 1024)
             request.notes.append("over the limit")
         if self.chance(0.92) and not any(name == b"Cookie" for name, _ in request.headers):
-            request.headers.append((b"Cookie", self.staff_cookie.encode()))
+            self.as_staff(request)
         return request
 
     def multipart_body(self, boundary: str, fields: dict[str, str], image: bytes | None,
@@ -446,7 +451,7 @@ def assert_the_shop_adds_up(server) -> None:
 
 def test_fuzzed_requests_to_every_route_never_get_a_server_error(server):
     rng = random.Random(SEED)
-    fuzzer = Fuzzer(rng, staff_cookie(server))
+    fuzzer = Fuzzer(rng, staff_headers(server))
     problems: list[Outcome] = []
     recent: list[FuzzRequest] = []
     statuses = Counter()

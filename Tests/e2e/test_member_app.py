@@ -113,12 +113,17 @@ def shot(page: Page, name: str) -> None:
 
 def sign_in_page_context(page: Page, server, username: str, password: str = MEMBER_PASSWORD) -> None:
     """Signs the page's browser context in through the API (the cookie lands in the context)."""
-    response = page.request.post(server.url + "/api/session", data={"username": username, "password": password})
+    # Signed in already (as someone else), the sign-in is a write under that session: with its token.
+    token = page.request.get(server.url + "/api/me").headers.get("x-csrf-token", "")
+    response = page.request.post(server.url + "/api/session", data={"username": username, "password": password},
+                                 headers={"X-CSRF-Token": token} if token else {})
     assert response.status in (200, 204), f"signing in as {username} answered {response.status}: {response.text()[:500]}"
 
 
 def sign_out_page_context(page: Page, server) -> None:
-    response = page.request.delete(server.url + "/api/session")
+    # A write with the session cookie carries the session's anti-CSRF token, as GET /api/me gives it.
+    token = page.request.get(server.url + "/api/me").headers.get("x-csrf-token", "")
+    response = page.request.delete(server.url + "/api/session", headers={"X-CSRF-Token": token})
     assert response.status in (200, 204), f"DELETE /api/session answered {response.status}: {response.text()[:500]}"
     assert page.request.get(server.url + "/api/me").status == 401, "still signed in after DELETE /api/session"
 

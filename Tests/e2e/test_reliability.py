@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from e2e_support import FRUITS, RECIPES, REPO, ShopServer, deducted, make_server_workdir, server_binary, staff_cookie
+from e2e_support import FRUITS, RECIPES, REPO, ShopServer, deducted, make_server_workdir, server_binary, staff_headers
 
 
 def ledger_sums(server):
@@ -214,9 +214,10 @@ def test_the_api_answers_its_own_description_without_server_errors(server):
     """schemathesis reads /openapi.yaml and sends what it describes, and what it does not:
     no 5xx, and every response matches the document. It signs in as staff, so the staff
     routes are exercised too."""
-    cookie = staff_cookie(server)
+    staff = staff_headers(server)
     report = subprocess.run(
-        ["schemathesis", "--config-file", str(REPO / "Tests/e2e/schemathesis.toml"), "run", server.url + "/openapi.yaml", "--checks", "all", "--header", f"Cookie: {cookie}",
+        ["schemathesis", "--config-file", str(REPO / "Tests/e2e/schemathesis.toml"), "run", server.url + "/openapi.yaml", "--checks", "all", "--header", f"Cookie: {staff['Cookie']}",
+         "--header", f"X-CSRF-Token: {staff['X-CSRF-Token']}",
          "--max-examples", "30", "--suppress-health-check", "all", "--request-timeout", "10",
          "--exclude-path", "/api/live", "--exclude-method", "DELETE", "--seed", "1"],
         capture_output=True, text=True, timeout=600, cwd=REPO)
