@@ -68,6 +68,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Its ConnectionPoolError tells a pool that cannot connect from a refused statement.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -57,7 +57,7 @@ struct PostgresWriteLockTests {
     @Test func theDatabasesConnectionsAreServedOnTheBatchThread() async throws {
         let shop = try await TestShop(.postgres)
         let database = try await PostgresDatabase(try #require(try PostgresLocation(shop.location)))
-        let loop = try await database.client.withConnection { $0.eventLoop }
+        let loop = try await database.connections.withConnection { $0.eventLoop }
         await database.close()
         #expect(loop === BatchThread.group.next())
     }

@@ -395,6 +395,9 @@ def test_two_servers_ride_out_postgresql_restarting_fast_and_crashing_under_keye
             assert wait_for(lambda: ShopApi(shop.url).stock() == expected, SETTLE_S), (
                 f"{shop.url} says {ShopApi(shop.url).stock()}, the database {expected}")
             assert live_stock(shop) == expected
+            # The mechanism, as each server's log tells it: its feed broke and it read everything again.
+            log = shop.log_path.read_text(errors="replace")
+            assert log.count("read what changed meanwhile") >= len(outages), shop.log_tail()
     finally:
         stop_all(shops)
 

@@ -9,11 +9,11 @@ import Synchronization
 /// lock first, so they run one after another across every instance, and each commit also
 /// notifies the other instances (`LISTEN`/`NOTIFY`) so they read the new state.
 final class PostgresDatabase: Sendable {
-    let client: PostgresClient
+    /// The pool, refusing at once while PostgreSQL is away (`PostgresConnections`).
+    let connections: PostgresConnections
     let logger: Logger
     /// Names this process in notifications, so it does not re-read what it wrote itself.
     let instance = UUID().uuidString
-    private let running: Task<Void, Never>
 
     /// The channel every change notification goes out on.
     static let channel = "juicemaker_changes"
@@ -36,9 +36,7 @@ final class PostgresDatabase: Sendable {
         logger.logLevel = .error
         self.logger = logger
         try await Self.checkConnection(to: location, logger: logger)
-        client = PostgresClient(configuration: location.clientConfiguration, eventLoopGroup: BatchThread.group,
-                                backgroundLogger: logger)
-        running = Task { [client] in await client.run() }
+        connections = PostgresConnections(location, logger: logger)
         do {
             try await requireSynchronousCommit()
             try await PostgresSchema.migrate(self)
@@ -56,7 +54,12 @@ final class PostgresDatabase: Sendable {
                 configuration: try location.connectionConfiguration(), id: 0, logger: logger)
             try await connection.close()
         } catch let error as PSQLError {
-            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            let reason = PostgresConnections.reason(error)
+            // A server that answered and said no (a wrong password, no such database) will say so
+            // again: told at once. One not up yet (refused, or 57P03 "starting up") may be waited for.
+            if let state = error.serverInfo?[.sqlState], !PostgresConnections.isConnectionLost(error) {
+                throw StorageError.unusable("PostgreSQL at \(location.server) refused the shop (\(state)): \(reason)")
+            }
             throw StorageError.unreachable("could not connect to PostgreSQL at \(location.server): \(reason)")
         }
     }
@@ -71,8 +74,7 @@ final class PostgresDatabase: Sendable {
     }
 
     func close() async {
-        running.cancel()
-        await running.value
+        await connections.close()
     }
 
     /// Runs `body` in one transaction; it commits when `body` returns and rolls back when it
@@ -85,7 +87,7 @@ final class PostgresDatabase: Sendable {
         _ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await client.withConnection { connection in
+            return try await connections.withConnection { connection in
                 let begun: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: PostgresConnection.quiet)
                 do {
                     let result = try await body(connection)
@@ -180,7 +182,7 @@ final class PostgresDatabase: Sendable {
 
     /// Reads with one statement, outside any explicit transaction.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.query(query, logger: logger).collect()
+        try await connections.withConnection { try await $0.rows(query) }
     }
 
     /// The one row a statement such as `INSERT … RETURNING` gives.
