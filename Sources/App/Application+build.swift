@@ -179,6 +179,7 @@ func buildRouter(_ shop: ShopServices, origin: ClientOriginMiddleware,
 /// Each feature's routes: its JSON API under `/api`, its pages at the root.
 func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pages: RouterGroup<ShopRequestContext>) {
     JuiceBarAPI(juiceBar: shop.juiceBar, idempotent: shop.idempotent).addRoutes(to: api)
+    MenuAPI(juiceBar: shop.juiceBar).addRoutes(to: api)
     JuiceBarPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     QueuePages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     VendingAPI(vending: shop.vending, idempotent: shop.idempotent, calendar: { shop.calendar.current }).addRoutes(to: api)

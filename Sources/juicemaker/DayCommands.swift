@@ -3,6 +3,7 @@ import ArgumentParser
 import DayClose
 import Foundation
 import JuiceBar
+import ShopBasics
 import Storage
 import VendingMachine
 

@@ -8,8 +8,9 @@ import Storage
 struct MenuCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "menu",
-        abstract: "Show the juices, their recipes and how many can be made now; add fruits and juices.",
-        subcommands: [ShowMenu.self, AddFruit.self, AddJuice.self],
+        abstract: "Show the juices, their prices, recipes and how many can be made now; add fruits and juices, "
+            + "price them, mark them sold out, retire them.",
+        subcommands: [ShowMenu.self, AddFruit.self, AddJuice.self, SetPrice.self, SoldOut.self, Retire.self],
         defaultSubcommand: ShowMenu.self
     )
 
@@ -25,7 +26,8 @@ struct MenuCommand: AsyncParsableCommand {
                     let recipe = item.recipe
                         .map { "\(menu.fruit($0.fruit)?.name.ko ?? $0.fruit.rawValue) \($0.amount)" }
                         .joined(separator: " + ")
-                    return "\(item.name.ko) (\(item.id)): \(recipe) — \(item.makeable) can be made"
+                    let sale = item.soldOut ? "품절" : "\(item.makeable) can be made"
+                    return "\(item.name.ko) (\(item.id)) \(Won.format(item.price)): \(recipe) — \(sale)"
                 }
             }
         }
@@ -56,6 +58,8 @@ struct MenuCommand: AsyncParsableCommand {
         @Option(help: "Korean name.") var ko: String
         @Option(help: "English name.") var en: String
         @Option(help: "The recipe as fruit:amount pairs, e.g. orange:3,banana:1.") var recipe: String
+        @Option(help: "Its price in won, VAT included.") var price = "0"
+        @Option(help: "Its option groups, e.g. size,ice,sweetness.") var options = ""
 
         func run() async throws {
             try await shop.withJuiceBar { store in
@@ -64,10 +68,61 @@ struct MenuCommand: AsyncParsableCommand {
                     guard parts.count == 2, let amount = Int(parts[1]) else { throw .notANumber(String(pair)) }
                     return Ingredient(fruit: FruitID(String(parts[0])), amount: amount)
                 }
-                let juice = Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: ingredients)
+                let juice = Juice(id: JuiceID(id), name: LocalizedName(ko: ko, en: en), recipe: ingredients,
+                                  price: try wholeNumber(price),
+                                  optionGroups: options.split(separator: ",").map { OptionGroupID(String($0)) })
                 _ = try await store.addJuice(juice)
                 print("added \(juice.name.ko) (\(juice.id))")
             }
+        }
+    }
+}
+
+extension MenuCommand {
+    struct SetPrice: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "price", abstract: "Set a juice's price in won.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The juice's id.") var juice: String
+        @Argument(help: "The new price, 0...1000000, VAT included.") var price: String
+
+        func run() async throws {
+            let won = try await refusingBadInput { try wholeNumber(price) }
+            try await shop.changeMenu(.editJuice(JuiceID(juice), JuiceEdit(price: won))) { "\($0.name.ko) \(Won.format($0.price))" }
+        }
+    }
+
+    struct SoldOut: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sold-out", abstract: "Mark a juice 품절 for now, or (--back) on sale again.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The juice's id.") var juice: String
+        @Flag(help: "Put it back on sale.") var back = false
+
+        func run() async throws {
+            try await shop.changeMenu(.editJuice(JuiceID(juice), JuiceEdit(soldOut: !back))) {
+                "\($0.name.ko) \($0.soldOut ? "품절" : "on sale")"
+            }
+        }
+    }
+
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "retire", abstract: "Take a juice off the menu for good; past orders keep its name.")
+        @OptionGroup var shop: ShopOptions
+        @Argument(help: "The juice's id.") var juice: String
+
+        func run() async throws {
+            try await shop.changeMenu(.retireJuice(JuiceID(juice))) { "retired \($0.name.ko) (\($0.id))" }
+        }
+    }
+}
+
+extension ShopOptions {
+    /// Stores a menu write and prints `said` of the juice it changed.
+    func changeMenu(_ write: StockWrite, said: @escaping @Sendable (Juice) -> String) async throws {
+        try await withJuiceBar { store in
+            let commit = try await store.commit(write, actor: cliActor)
+            if let juice = commit.plan.changedJuice { print(said(juice)) }
         }
     }
 }

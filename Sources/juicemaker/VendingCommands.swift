@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import VendingMachine
 

@@ -31,6 +31,26 @@ import Testing
         #expect(try cli("menu").stdout.contains("딸바쥬스"))
     }
 
+    /// 메뉴 관리 from the CLI: a price set, a juice 품절 and back, one retired; bad input exits 2.
+    @Test func menuPriceSoldOutAndRetire() throws {
+        defer { cli.removeFiles() }
+        #expect(try cli("menu").stdout.contains("딸바쥬스 (strawberryBananaJuice) 6,000원"))
+        #expect(try cli("menu", "price", "kiwiJuice", "5200").stdout == "키위쥬스 5,200원\n")
+        #expect(try cli("menu", "sold-out", "kiwiJuice").status == 0)
+        let refused = try cli("order", "kiwiJuice")
+        #expect(refused.status == 1 && refused.stderr.contains("품절"))
+        #expect(try cli("menu", "sold-out", "kiwiJuice", "--back").stdout == "키위쥬스 on sale\n")
+        #expect(try cli("order", "kiwiJuice").status == 0)
+        #expect(try cli("menu", "retire", "mangoJuice").status == 0)
+        #expect(!(try cli("menu").stdout.contains("mangoJuice")))
+        for bad in [["price", "kiwiJuice", "cheap"], ["price", "kiwiJuice", "1000001"], ["price", "lemonJuice", "100"]] {
+            let result = try cli("menu", bad[0], bad[1], bad[2])
+            #expect(result.status == 2, "\(bad)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): one line")
+        }
+        #expect(try cli("menu").stdout.contains("키위쥬스 (kiwiJuice) 5,200원"), "nothing changed by the refusals")
+    }
+
     @Test func stockSetAndAddChangeTheCountAndTheLedger() throws {
         defer { cli.removeFiles() }
         #expect(try cli("stock", "set", "kiwi", "0").status == 0)

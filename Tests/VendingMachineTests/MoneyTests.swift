@@ -1,4 +1,5 @@
 import Foundation
+import ShopBasics
 import Testing
 import VendingMachine
 

@@ -5,13 +5,27 @@ import Storage
 
 // The juice bar's answers, as the JSON API sends them and the CLI's `--json` prints them.
 
-/// The menu: every fruit, and each juice with how many the stock can make now (`GET /api/menu`).
+/// The menu: every fruit, and each juice on sale with its price, its option groups written out,
+/// 품절, and how many the stock can make now (`GET /api/menu`).
 public struct MenuAnswer: Encodable, Sendable {
     public struct Item: Encodable, Sendable {
         public let id: JuiceID
         public let name: LocalizedName
         public let recipe: [Ingredient]
+        public let price: Int
+        public let soldOut: Bool
+        public let optionGroups: [MenuOptionGroup]
         public let makeable: Int
+
+        public init(_ juice: Juice, in menu: Menu, stock: Stock) {
+            id = juice.id
+            name = juice.name
+            recipe = juice.recipe
+            price = juice.price
+            soldOut = juice.soldOut
+            optionGroups = juice.optionGroups.compactMap(menu.optionGroup)
+            makeable = juice.soldOut ? 0 : stock.makeableCount(of: juice)
+        }
     }
 
     public let fruits: [Fruit]
@@ -19,9 +33,7 @@ public struct MenuAnswer: Encodable, Sendable {
 
     public init(menu: Menu, stock: Stock) {
         fruits = menu.fruits
-        juices = menu.juices.map {
-            Item(id: $0.id, name: $0.name, recipe: $0.recipe, makeable: stock.makeableCount(of: $0))
-        }
+        juices = menu.onSale.map { Item($0, in: menu, stock: stock) }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import JuiceBar
 import Membership
+import ShopBasics
 import Storage
 import VendingMachine
 

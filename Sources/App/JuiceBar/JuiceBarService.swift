@@ -137,6 +137,14 @@ public final class JuiceBarService: Sendable {
         return commit.plan.newLevel!
     }
 
+    /// Staff's menu writes (메뉴 관리): a juice added, edited or retired, an option group put. The
+    /// pages hear the new menu.
+    public func changeMenu(_ write: StockWrite, actor: String) async throws -> Menu {
+        let commit = try await store.commit(write, actor: actor)
+        adoptMenu(commit.menu)
+        return commit.menu
+    }
+
     /// The fruits at or below their reorder level now, with their counts.
     public var lowStock: [(fruit: Fruit, count: Int)] {
         state.withLock { state in state.menu.lowFruits(in: state.stock.stock).map { ($0, state.stock.stock[$0.id]) } }

@@ -201,8 +201,11 @@ live.addEventListener("menu", (event) => {
   const menu = JSON.parse(event.data);
   const sameAs = (names, items) =>
     items.length === Object.keys(names).length && items.every((item) => names[item.id] === item.name[page.language]);
-  // A new fruit or juice needs the page drawn anew; a new reorder level does not (`stock` marks it).
-  if (!sameAs(page.fruitNames, menu.fruits) || !sameAs(page.juiceNames, menu.juices)) location.reload();
+  const onSale = menu.juices.filter((juice) => !juice.retired).map(({ id, price, soldOut }) => ({ id, price, soldOut }));
+  // A new fruit or juice, a price or 품절 needs the page drawn anew; a new reorder level does not
+  // (`stock` marks it).
+  if (!sameAs(page.fruitNames, menu.fruits) || !sameAs(page.juiceNames, menu.juices) ||
+      JSON.stringify(onSale) !== JSON.stringify(page.onSale)) location.reload();
 });
 
 if (new URLSearchParams(location.search).get("stock") === "open") {

@@ -131,6 +131,15 @@ extension APIError {
             case .unknownJuice, .unknownFruit: return APIError(.notFound, error.code, error.message)
             default: return APIError(.unprocessableContent, error.code, error.message)
             }
+        case let error as SaleError:
+            switch error {
+            case .unknownJuice: return APIError(.notFound, error.code, error.message)
+            case .soldOut(let juice):
+                return APIError(.conflict, error.code, error.message, details: ["juice": .string(juice.rawValue)])
+            case .priceChanged(_, let total):
+                return APIError(.conflict, error.code, error.message, details: ["total": .int(total)])
+            default: return APIError(.unprocessableContent, error.code, error.message)
+            }
         case let error as VendingError:
             if case .unknownProduct = error {
                 return APIError(.notFound, error.code, error.message)
@@ -239,6 +248,30 @@ extension JuiceBarError {
         case .emptyName: Message(.emptyName)
         case .invalidText(let field): Message(.invalidText, ["field": .field(field)])
         case .emptyRecipe: Message(.emptyRecipe)
+        }
+    }
+}
+
+extension SaleError {
+    var message: Message {
+        switch self {
+        case .unknownJuice(let id): Message(.unknownJuice, ["id": .text(id.rawValue)])
+        case .unknownOption(let group, let option):
+            Message(.unknownOption, ["group": .optionGroup(group), "option": .text(option?.rawValue ?? group.rawValue)])
+        case .repeatedOption(let group, let option):
+            Message(.repeatedOption, ["group": .optionGroup(group), "option": .option(group, option)])
+        case .optionsRequired(let group, let min): Message(.optionsRequired, ["group": .optionGroup(group), "min": .number(min)])
+        case .tooManyOptions(let group, let max): Message(.tooManyOptions, ["group": .optionGroup(group), "max": .number(max)])
+        case .badQuantity:
+            Message(.badQuantity, ["min": .number(Prices.quantity.lowerBound), "max": .number(Prices.quantity.upperBound),
+                                   "lines": .number(Prices.lines.upperBound)])
+        case .soldOut(let juice): Message(.juiceSoldOut, ["juice": .juice(juice)])
+        case .invalidGroup(let id): Message(.invalidOptionGroup, ["id": .text(id.rawValue)])
+        case .priceOutOfRange(let price):
+            Message(.priceOutOfRange, ["price": .number(price), "min": .won(Prices.range.lowerBound),
+                                       "max": .won(Prices.range.upperBound)])
+        case .priceChanged(let expected, let total): Message(.priceChanged, ["expected": .won(expected), "total": .won(total)])
+        case .notEnoughCash(let total, let received): Message(.notEnoughCash, ["total": .won(total), "received": .won(received)])
         }
     }
 }

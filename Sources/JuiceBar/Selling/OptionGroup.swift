@@ -28,6 +28,16 @@ public struct MenuOption: Hashable, Codable, Sendable {
         self.recipePercent = recipePercent
         self.adds = adds
     }
+
+    /// An option as staff send it: only `id` and `name` are needed; no extra price, the recipe
+    /// as it is and nothing added unless said.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(OptionID.self, forKey: .id), name: try container.decode(LocalizedName.self, forKey: .name),
+                  price: try container.decodeIfPresent(Int.self, forKey: .price) ?? 0,
+                  recipePercent: try container.decodeIfPresent(Int.self, forKey: .recipePercent) ?? 100,
+                  adds: try container.decodeIfPresent([Ingredient].self, forKey: .adds) ?? [])
+    }
 }
 
 /// Options a juice offers as one choice (사이즈: exactly one; 추가: up to two), defined once for

@@ -48,6 +48,8 @@ struct Words: Sendable {
         case .field(let field): fields[field] ?? field
         case .kind(let kind): kinds[kind] ?? kind.rawValue
         case .juice(let juice): menu?.juice(juice)?.name[language] ?? juice.rawValue
+        case .optionGroup(let group): menu?.optionGroup(group)?.name[language] ?? group.rawValue
+        case .option(let group, let option): menu?.optionGroup(group)?.option(option)?.name[language] ?? option.rawValue
         case .status(let status): statuses[status] ?? status.rawValue
         case .product(let product): Catalog.products.first { $0.id == product }?.name[language] ?? product
         case .shortages(let shortages):
@@ -82,6 +84,9 @@ enum MessageKey: String, CaseIterable, Sendable {
     // The juice bar's refusals.
     case unknownFruit, unknownJuice, notANumber, countOutOfRange, amountOutOfRange, invalidID, duplicate, emptyName
     case invalidText, emptyRecipe, outOfStock
+    // Selling: carts, prices and the menu's option groups.
+    case unknownOption, repeatedOption, optionsRequired, tooManyOptions, badQuantity, juiceSoldOut
+    case invalidOptionGroup, priceOutOfRange, priceChanged, notEnoughCash
     // The queue's.
     case unknownOrder, cannotMove, cannotCancel, notYourOrder, unknownStatus
     // Closing the day.
@@ -129,6 +134,9 @@ enum MessageValue: Sendable {
     case field(String)
     case kind(ValueKind)
     case juice(JuiceID)
+    /// An option group by its name (사이즈), and an option in it (라지).
+    case optionGroup(OptionGroupID)
+    case option(OptionGroupID, OptionID)
     case product(ProductID)
     case status(OrderStatus)
     /// Each short fruit by name, with what is needed and what is left.
@@ -185,6 +193,8 @@ struct CommonWords: Encodable, Sendable {
     /// The page a form without its anti-CSRF token gets: its title, and the link back to the form's page.
     let formRefused: String
     let backToPage: String
+    /// A juice on the menu but not sold now.
+    let soldOut: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
 }
