@@ -428,8 +428,10 @@ class AntiCSRF(requests.auth.AuthBase):
         self.lock = threading.Lock()
 
     def fetch(self, url: str, cookie: str | None) -> requests.Response:
-        headers = {"Cookie": cookie} if cookie else {}
-        return requests.get(url, headers=headers, timeout=15, verify=self.http.verify, allow_redirects=False)
+        """GET `url` as the session would (its TLS settings), with exactly `cookie`."""
+        with requests.Session() as plain:
+            plain.trust_env, plain.verify, plain.cert = self.http.trust_env, self.http.verify, self.http.cert
+            return plain.get(url, headers={"Cookie": cookie} if cookie else {}, timeout=15, allow_redirects=False)
 
     def __call__(self, request):
         if request.method in ("GET", "HEAD", "OPTIONS") or "X-CSRF-Token" in request.headers:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, REPO, make_server_workdir, wait_for
+from e2e_support import ADMIN_PASSWORD, ADMIN_USERNAME, REPO, AntiCSRF, make_server_workdir, wait_for
 
 NGINX = "/usr/sbin/nginx"
 SITE = REPO / "deploy" / "nginx.conf"
@@ -95,6 +95,7 @@ http {{
         session = requests.Session()
         session.trust_env = False  # else a CA bundle named in the environment replaces `verify`
         session.verify = str(self.cert)
+        session.auth = AntiCSRF(session)  # writes under a cookie, and page forms, carry the token
         return session
 
     def stop(self):
