@@ -9,27 +9,13 @@ extension Menu {
             Fruit(id: "mango", name: .init(ko: "망고", en: "Mango"), emoji: "🥭"),
         ],
         juices: [
-            Juice(id: "strawberryBananaJuice", name: .init(ko: "딸바쥬스", en: "Strawberry Banana Juice"),
-                  recipe: [.init(fruit: "strawberry", amount: 10), .init(fruit: "banana", amount: 1)],
-                  price: 6_000, optionGroups: cupOptions),
-            Juice(id: "mangoKiwiJuice", name: .init(ko: "망키쥬스", en: "Mango Kiwi Juice"),
-                  recipe: [.init(fruit: "mango", amount: 2), .init(fruit: "kiwi", amount: 1)],
-                  price: 6_500, optionGroups: cupOptions),
-            Juice(id: "strawberryJuice", name: .init(ko: "딸기쥬스", en: "Strawberry Juice"),
-                  recipe: [.init(fruit: "strawberry", amount: 16)],
-                  price: 5_500, optionGroups: cupOptions),
-            Juice(id: "bananaJuice", name: .init(ko: "바나나쥬스", en: "Banana Juice"),
-                  recipe: [.init(fruit: "banana", amount: 2)],
-                  price: 4_500, optionGroups: cupOptions),
-            Juice(id: "pineappleJuice", name: .init(ko: "파인애플쥬스", en: "Pineapple Juice"),
-                  recipe: [.init(fruit: "pineapple", amount: 2)],
-                  price: 5_000, optionGroups: cupOptions),
-            Juice(id: "kiwiJuice", name: .init(ko: "키위쥬스", en: "Kiwi Juice"),
-                  recipe: [.init(fruit: "kiwi", amount: 3)],
-                  price: 5_000, optionGroups: cupOptions),
-            Juice(id: "mangoJuice", name: .init(ko: "망고쥬스", en: "Mango Juice"),
-                  recipe: [.init(fruit: "mango", amount: 3)],
-                  price: 6_000, optionGroups: cupOptions),
+            cup("strawberryBananaJuice", "딸바쥬스", "Strawberry Banana Juice", 6_000, [("strawberry", 10), ("banana", 1)]),
+            cup("mangoKiwiJuice", "망키쥬스", "Mango Kiwi Juice", 6_500, [("mango", 2), ("kiwi", 1)]),
+            cup("strawberryJuice", "딸기쥬스", "Strawberry Juice", 5_500, [("strawberry", 16)]),
+            cup("bananaJuice", "바나나쥬스", "Banana Juice", 4_500, [("banana", 2)]),
+            cup("pineappleJuice", "파인애플쥬스", "Pineapple Juice", 5_000, [("pineapple", 2)]),
+            cup("kiwiJuice", "키위쥬스", "Kiwi Juice", 5_000, [("kiwi", 3)]),
+            cup("mangoJuice", "망고쥬스", "Mango Juice", 6_000, [("mango", 3)]),
         ],
         optionGroups: [
             MenuOptionGroup(id: "size", name: .init(ko: "사이즈", en: "Size"), min: 1, max: 1, options: [
@@ -48,9 +34,13 @@ extension Menu {
         ]
     )
 
-    /// The groups every juice of a new shop offers: a large cup costs 1,000원 more and takes half
-    /// as much fruit again (each amount rounded up); ice and sweetness cost nothing.
-    private static let cupOptions: [OptionGroupID] = ["size", "ice", "sweetness"]
+    /// A seed juice: its names, its price in won and its recipe, with the groups every juice of a
+    /// new shop offers (a large cup costs 1,000원 more and takes half as much fruit again, each
+    /// amount rounded up; ice and sweetness cost nothing).
+    private static func cup(_ id: JuiceID, _ ko: String, _ en: String, _ price: Int, _ recipe: [(FruitID, Int)]) -> Juice {
+        Juice(id: id, name: .init(ko: ko, en: en), recipe: recipe.map { Ingredient(fruit: $0.0, amount: $0.1) },
+              price: price, optionGroups: ["size", "ice", "sweetness"])
+    }
 
     /// How many of each fruit a new shop has.
     public static let seedStockPerFruit = 10

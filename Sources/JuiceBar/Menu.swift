@@ -25,8 +25,7 @@ public struct Ingredient: Hashable, Codable, Sendable {
     public var fruit: FruitID
     public var amount: Int
     public init(fruit: FruitID, amount: Int) {
-        self.fruit = fruit
-        self.amount = amount
+        (self.fruit, self.amount) = (fruit, amount)
     }
 }
 
@@ -47,13 +46,8 @@ public struct Juice: Hashable, Codable, Sendable {
 
     public init(id: JuiceID, name: LocalizedName, recipe: [Ingredient], price: Int = 0,
                 optionGroups: [OptionGroupID] = [], soldOut: Bool = false, retired: Bool = false) {
-        self.id = id
-        self.name = name
-        self.recipe = recipe
-        self.price = price
-        self.optionGroups = optionGroups
-        self.soldOut = soldOut
-        self.retired = retired
+        (self.id, self.name, self.recipe) = (id, name, recipe)
+        (self.price, self.optionGroups, self.soldOut, self.retired) = (price, optionGroups, soldOut, retired)
     }
 }
 

@@ -79,49 +79,49 @@ struct MenuCommand: AsyncParsableCommand {
 }
 
 extension MenuCommand {
-    struct SetPrice: AsyncParsableCommand {
+    struct SetPrice: MenuEditCommand {
         static let configuration = CommandConfiguration(commandName: "price", abstract: "Set a juice's price in won.")
         @OptionGroup var shop: ShopOptions
         @Argument(help: "The juice's id.") var juice: String
         @Argument(help: "The new price, 0...1000000, VAT included.") var price: String
 
-        func run() async throws {
-            let won = try await refusingBadInput { try wholeNumber(price) }
-            try await shop.changeMenu(.editJuice(JuiceID(juice), JuiceEdit(price: won))) { "\($0.name.ko) \(Won.format($0.price))" }
-        }
+        func write() throws -> StockWrite { .editJuice(JuiceID(juice), JuiceEdit(price: try wholeNumber(price))) }
+        func said(_ juice: Juice) -> String { "\(juice.name.ko) \(Won.format(juice.price))" }
     }
 
-    struct SoldOut: AsyncParsableCommand {
+    struct SoldOut: MenuEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "sold-out", abstract: "Mark a juice 품절 for now, or (--back) on sale again.")
         @OptionGroup var shop: ShopOptions
         @Argument(help: "The juice's id.") var juice: String
         @Flag(help: "Put it back on sale.") var back = false
 
-        func run() async throws {
-            try await shop.changeMenu(.editJuice(JuiceID(juice), JuiceEdit(soldOut: !back))) {
-                "\($0.name.ko) \($0.soldOut ? "품절" : "on sale")"
-            }
-        }
+        func write() throws -> StockWrite { .editJuice(JuiceID(juice), JuiceEdit(soldOut: !back)) }
+        func said(_ juice: Juice) -> String { "\(juice.name.ko) \(juice.soldOut ? "품절" : "on sale")" }
     }
 
-    struct Retire: AsyncParsableCommand {
+    struct Retire: MenuEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "retire", abstract: "Take a juice off the menu for good; past orders keep its name.")
         @OptionGroup var shop: ShopOptions
         @Argument(help: "The juice's id.") var juice: String
 
-        func run() async throws {
-            try await shop.changeMenu(.retireJuice(JuiceID(juice))) { "retired \($0.name.ko) (\($0.id))" }
-        }
+        func write() throws -> StockWrite { .retireJuice(JuiceID(juice)) }
+        func said(_ juice: Juice) -> String { "retired \(juice.name.ko) (\(juice.id))" }
     }
 }
 
-extension ShopOptions {
-    /// Stores a menu write and prints `said` of the juice it changed.
-    func changeMenu(_ write: StockWrite, said: @escaping @Sendable (Juice) -> String) async throws {
-        try await withJuiceBar { store in
-            let commit = try await store.commit(write, actor: cliActor)
+/// A command of 메뉴 관리: it stores its write and says what became of the juice.
+protocol MenuEditCommand: AsyncParsableCommand {
+    var shop: ShopOptions { get }
+    func write() throws -> StockWrite
+    func said(_ juice: Juice) -> String
+}
+
+extension MenuEditCommand {
+    func run() async throws {
+        try await shop.withJuiceBar { store in
+            let commit = try await store.commit(try write(), actor: cliActor)
             if let juice = commit.plan.changedJuice { print(said(juice)) }
         }
     }

@@ -12,7 +12,7 @@ import Testing
                 #expect(html.contains("data-fruit=\"\(fruit)\">10<"))
             }
             #expect(html.contains(#"data-juice="strawberryBananaJuice" aria-describedby="price-strawberryBananaJuice">딸바쥬스 주문</button>"#))
-            #expect(html.contains(#"data-price-of="strawberryBananaJuice">6,000원</span>"#))
+            #expect(html.contains(#"data-price-of="strawberryBananaJuice" data-sale="strawberryBananaJuice:6000:false">6,000원</span>"#))
             #expect(html.contains("재고수정"))
             #expect(html.contains("aria-label=\"딸기 더하기\""))
             #expect(html.contains("aria-label=\"망고 빼기\""))

@@ -25,8 +25,6 @@ struct OrderPage {
         let language: Language
         let version: Int64
         let maximumCount: Int
-        /// Each juice on sale with its price and 품절: a menu event that changes them redraws the page.
-        let onSale: [JuiceSale]
     }
 
     func render() -> Response {
@@ -35,8 +33,7 @@ struct OrderPage {
             juiceNames: menu.juiceNames(in: language),
             fruitNames: Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id.rawValue, $0.name[language]) }),
             isStaff: account?.isStaff ?? false, isSignedIn: account != nil, language: language, version: stock.version,
-            maximumCount: StockLimits.count.upperBound,
-            onSale: menu.onSale.map { JuiceSale(id: $0.id.rawValue, price: $0.price, soldOut: $0.soldOut) })
+            maximumCount: StockLimits.count.upperBound)
         return Templates.page(.order, Model(
             header: PageHeader(.order, title: strings.orderScreenTitle, account: account, language: language, request: request),
             strings: strings,
@@ -81,24 +78,18 @@ struct OrderPage {
         let countLabel: String
     }
 
-    struct JuiceSale: Encodable {
-        let id: String
-        let price: Int
-        let soldOut: Bool
-    }
-
     /// A juice's order button, by the juice's id, with its price beside it; a 품절 juice's is off.
     struct JuiceButton {
+        let juice: Juice
         let id: String
         let label: String
-        let price: String
-        let soldOut: Bool
+        let priceText: String
 
         init(_ juice: Juice, strings: CommonWords, language: Language) {
+            self.juice = juice
             id = juice.id.rawValue
             label = strings.orderButton.filling(["juice": juice.name[language]])
-            price = Won.format(juice.price)
-            soldOut = juice.soldOut
+            priceText = Won.format(juice.price)
         }
     }
 }

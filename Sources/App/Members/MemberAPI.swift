@@ -53,11 +53,8 @@ struct MemberAPI {
         let registeredAt: Date
 
         init(_ item: NewsItem) {
-            id = item.id
-            title = item.title
-            body = item.body
+            (id, title, body, registeredAt) = (item.id, item.title, item.body, item.registeredAt)
             imageURL = ImageURL(item.imageID)
-            registeredAt = item.registeredAt
         }
     }
 
@@ -70,12 +67,8 @@ struct MemberAPI {
         let end: Date
 
         init(_ event: ShopEvent) {
-            id = event.id
-            title = event.title
-            body = event.body
+            (id, title, body, start, end) = (event.id, event.title, event.body, event.start, event.end)
             imageURL = ImageURL(event.imageID)
-            start = event.start
-            end = event.end
         }
     }
 

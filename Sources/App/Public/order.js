@@ -201,11 +201,12 @@ live.addEventListener("menu", (event) => {
   const menu = JSON.parse(event.data);
   const sameAs = (names, items) =>
     items.length === Object.keys(names).length && items.every((item) => names[item.id] === item.name[page.language]);
-  const onSale = menu.juices.filter((juice) => !juice.retired).map(({ id, price, soldOut }) => ({ id, price, soldOut }));
+  const onSale = menu.juices.filter((juice) => !juice.retired).map((juice) => `${juice.id}:${juice.price}:${juice.soldOut}`);
+  const shown = [...document.querySelectorAll("[data-sale]")].map((price) => price.dataset.sale);
   // A new fruit or juice, a price or 품절 needs the page drawn anew; a new reorder level does not
   // (`stock` marks it).
   if (!sameAs(page.fruitNames, menu.fruits) || !sameAs(page.juiceNames, menu.juices) ||
-      JSON.stringify(onSale) !== JSON.stringify(page.onSale)) location.reload();
+      onSale.join() !== shown.join()) location.reload();
 });
 
 if (new URLSearchParams(location.search).get("stock") === "open") {

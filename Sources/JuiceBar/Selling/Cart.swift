@@ -9,9 +9,7 @@ public struct CartLine: Hashable, Codable, Sendable {
     public var options: [OptionGroupID: [OptionID]]
 
     public init(juice: JuiceID, quantity: Int = 1, options: [OptionGroupID: [OptionID]] = [:]) {
-        self.juice = juice
-        self.quantity = quantity
-        self.options = options
+        (self.juice, self.quantity, self.options) = (juice, quantity, options)
     }
 }
 
@@ -21,13 +19,6 @@ public struct SoldOption: Hashable, Codable, Sendable {
     public var id: OptionID
     public var name: LocalizedName
     public var price: Int
-
-    public init(group: OptionGroupID, id: OptionID, name: LocalizedName, price: Int) {
-        self.group = group
-        self.id = id
-        self.name = name
-        self.price = price
-    }
 }
 
 /// A line as sold: names and prices copied from the menu, so a later change of the menu never
@@ -43,17 +34,6 @@ public struct SoldLine: Hashable, Codable, Sendable {
     public var amount: Int
     /// The stock the line's cups take together, one entry per fruit, in the recipe's order.
     public var uses: [Ingredient]
-
-    public init(juice: JuiceID, name: LocalizedName, quantity: Int, options: [SoldOption], unitPrice: Int,
-                amount: Int, uses: [Ingredient]) {
-        self.juice = juice
-        self.name = name
-        self.quantity = quantity
-        self.options = options
-        self.unitPrice = unitPrice
-        self.amount = amount
-        self.uses = uses
-    }
 }
 
 /// A cart priced by the menu: the one place a price is computed.

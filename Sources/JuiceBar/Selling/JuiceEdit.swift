@@ -11,11 +11,7 @@ public struct JuiceEdit: Hashable, Codable, Sendable {
 
     public init(name: LocalizedName? = nil, price: Int? = nil, recipe: [Ingredient]? = nil,
                 optionGroups: [OptionGroupID]? = nil, soldOut: Bool? = nil) {
-        self.name = name
-        self.price = price
-        self.recipe = recipe
-        self.optionGroups = optionGroups
-        self.soldOut = soldOut
+        (self.name, self.price, self.recipe, self.optionGroups, self.soldOut) = (name, price, recipe, optionGroups, soldOut)
     }
 
     /// `juice` with this edit applied.

@@ -22,11 +22,7 @@ public struct MenuOption: Hashable, Codable, Sendable {
     public var adds: [Ingredient]
 
     public init(id: OptionID, name: LocalizedName, price: Int = 0, recipePercent: Int = 100, adds: [Ingredient] = []) {
-        self.id = id
-        self.name = name
-        self.price = price
-        self.recipePercent = recipePercent
-        self.adds = adds
+        (self.id, self.name, self.price, self.recipePercent, self.adds) = (id, name, price, recipePercent, adds)
     }
 
     /// An option as staff send it: only `id` and `name` are needed; no extra price, the recipe
@@ -52,11 +48,7 @@ public struct MenuOptionGroup: Hashable, Codable, Sendable {
     public var options: [MenuOption]
 
     public init(id: OptionGroupID, name: LocalizedName, min: Int, max: Int, options: [MenuOption]) {
-        self.id = id
-        self.name = name
-        self.min = min
-        self.max = max
-        self.options = options
+        (self.id, self.name, self.min, self.max, self.options) = (id, name, min, max, options)
     }
 
     public func option(_ id: OptionID) -> MenuOption? { options.first { $0.id == id } }
