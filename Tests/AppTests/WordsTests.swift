@@ -294,7 +294,7 @@ import VendingMachine
                     var fields: HTTPFields = [.acceptLanguage: asking]
                     if let contentType = refusal.contentType { fields[.contentType] = contentType }
                     if refusal.asStaff { fields.signIn(staff) }
-                    if refusal.withoutToken { fields[.cookie] = staff }
+                    if refusal.withoutToken { fields[.cookie] = staff; fields[.secFetchSite] = "same-origin" }
                     if let origin = refusal.origin { fields[.origin] = origin }
                     let answer = try await client.execute(uri: refusal.uri, method: refusal.method, headers: fields,
                                                           body: refusal.body.map { ByteBuffer(string: $0) }) { $0 }

@@ -8,10 +8,13 @@ import ShopBasics
 ///   against the session's token, or the pre-session cookie's before sign-in (login CSRF). The
 ///   token comes in the form's `csrf_token` field or the `X-CSRF-Token` header. Refused: a 403
 ///   page in the form's language, nothing done.
-/// - the JSON API under `/api`: when the request comes with a live session cookie, in the
-///   `X-CSRF-Token` header; refused with 403 `csrf_token`. A request without one (a guest's
-///   order, an API client before it signs in) has no authority a forged request could borrow,
-///   and goes on untouched: the hot order path pays one comparison.
+/// - the JSON API under `/api`: when a browser sends the request (it names its context in
+///   `Sec-Fetch-Site`, or its `Origin`) with a live session cookie, in the `X-CSRF-Token` header;
+///   refused with 403 `csrf_token`. A forged request is always a victim's browser's, so an API
+///   client of its own (curl, a till's app: neither header) keeps working with its cookie alone,
+///   as before. A request without a session (a guest's order, a client before it signs in) has
+///   no authority a forged request could borrow, and goes on untouched: the hot order path pays
+///   one comparison.
 /// Around every page route it also sets the token the page draws (`CSRFToken.page`) and, for a
 /// visitor not signed in whose page drew it, the pre-session cookie it is made from.
 struct CSRFMiddleware: RouterMiddleware {
@@ -21,7 +24,7 @@ struct CSRFMiddleware: RouterMiddleware {
         let session = context.account == nil ? nil : context.sessionToken
         let changesState = ![.get, .head, .options].contains(request.method)
         if Self.isAPI(request.uri.path) {
-            guard changesState, let session else { return try await next(request, context) }
+            guard changesState, let session, Self.isBrowsers(request) else { return try await next(request, context) }
             guard let sent = request.headers[.csrfToken], CSRFToken.isValid(sent, for: session) else {
                 throw APIError(.forbidden, "csrf_token", .csrfToken)
             }
@@ -55,6 +58,12 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     static func isAPI(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") }
+
+    /// Whether a browser sent the request: every current one names the request's context in
+    /// `Sec-Fetch-Site`, and one of any age its `Origin` on a write (`CrossSiteMiddleware`).
+    static func isBrowsers(_ request: Request) -> Bool {
+        request.headers[.secFetchSite] != nil || request.headers[.origin] != nil
+    }
 
     /// What a page's request sent: the token from `X-CSRF-Token`, else from a URL-encoded form's
     /// `csrf_token` (the body read whole, and left on the request for its route), and the form's language.

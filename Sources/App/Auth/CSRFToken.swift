@@ -87,6 +87,8 @@ final class PageToken: Sendable {
 
 extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token")!
+    /// What a browser says of a request's context (`same-origin`, `cross-site` …); other clients send none.
+    static let secFetchSite = Self("Sec-Fetch-Site")!
 }
 
 extension Base64URL {
