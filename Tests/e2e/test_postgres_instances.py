@@ -544,8 +544,10 @@ def test_a_malformed_postgres_url_is_refused_at_once_with_a_one_line_reason(tmp_
 @pytest.mark.parametrize("problem", ["wrong password", "no such database", "nothing listening"])
 def test_a_postgres_server_that_refuses_is_reported_at_once_with_its_reason(tmp_path, postgres_admin_url,
                                                                             command, problem):
-    """A well-formed URL the server refuses, or where no server listens, ends the command within seconds
-    (not after retrying for a minute) with one `error:` line that says why."""
+    """A well-formed URL the server refuses ends the command within seconds (not after retrying for a
+    minute) with one `error:` line that says why. Where no server listens (PostgreSQL not up yet),
+    `serve` waits `--database-wait` seconds first, saying `waiting for PostgreSQL`, and its last line
+    says why it gave up; the CLI answers at once that the database does not answer (exit 1)."""
     parts = urlsplit(postgres_admin_url)
 
     def with_netloc(netloc: str) -> str:
@@ -559,11 +561,21 @@ def test_a_postgres_server_that_refuses_is_reported_at_once_with_its_reason(tmp_
             url, reason = url_of_database(postgres_admin_url, "jm_e2e_never_made"), "does not exist"
         else:
             url, reason = with_netloc(f"{parts.username}:{parts.password}@127.0.0.1:{closed_port}"), "refused"
+        waits = problem == "nothing listening" and command[0] == "serve"
         started = time.monotonic()
-        result = run_juicemaker(tmp_path, command, url)
+        result = run_juicemaker(tmp_path, [*command, "--database-wait", "2"] if waits else command, url)
         took = time.monotonic() - started
     assert result.returncode != 0, f"exit status 0 for a database that cannot be used\nstderr: {result.stderr}"
-    line = one_error_line(result)
+    if waits:
+        assert result.returncode == 1 and "waiting for PostgreSQL" in result.stderr, result.stderr
+        line = result.stderr.strip().splitlines()[-1]
+        assert line.startswith("error:") and "--database-wait" in line, line
+    elif problem == "nothing listening":
+        assert result.returncode == 1, f"exit status {result.returncode}, wanted 1\nstderr: {result.stderr}"
+        line = one_error_line(result)
+        reason = "데이터베이스가 응답하지 않아요"
+    else:
+        line = one_error_line(result)
     assert reason in line.lower(), f"the error does not say {reason!r}: {line}"
     assert "not-the-password" not in line and parts.password not in line, f"the error shows a password: {line}"
     assert took < 10, f"it took {took:.1f} s to give up"
