@@ -37,19 +37,15 @@ enum CSRFToken {
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: label, using: SymmetricKey(data: Data(secret.utf8)))
     }
 
+    static let preSession = SecretCookie(name: preSessionCookieName)
+
     /// The browser's pre-session secret, when its cookie holds one `RandomToken` made.
     static func preSessionSecret(in request: Request, _ context: ShopRequestContext) -> String? {
-        guard let value = request.cookies[preSessionCookieName(secure: context.isHTTPS)]?.value, value.utf8.count == 43,
-              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        return value
+        preSession.token(in: request, secure: context.isHTTPS)
     }
 
-    /// Over HTTPS `__Host-`, like the session's, so no other site of the domain can plant one.
-    static func preSessionCookieName(secure: Bool) -> String { secure ? "__Host-" + preSessionCookieName : preSessionCookieName }
-
     static func preSessionCookie(_ secret: String, secure: Bool) -> Cookie {
-        Cookie(name: preSessionCookieName(secure: secure), value: secret, maxAge: preSessionLifetime, path: "/",
-               secure: secure, httpOnly: true, sameSite: .lax)
+        preSession.cookie(secret, maxAge: preSessionLifetime, secure: secure)
     }
 
     /// The token of the page being drawn, which `PageHeader` reads: set by `CSRFMiddleware` around
@@ -89,13 +85,4 @@ extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token")!
     /// What a browser says of a request's context (`same-origin`, `cross-site` …); other clients send none.
     static let secFetchSite = Self("Sec-Fetch-Site")!
-}
-
-extension Base64URL {
-    /// Base64url with or without padding; nil when it is not.
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
 }

@@ -199,9 +199,7 @@ struct KakaoLogin: Sendable {
 
     /// The browser's binding secret, when its cookie holds one (a token `RandomToken` makes).
     static func binding(in request: Request, _ context: ShopRequestContext) -> String? {
-        guard let value = request.cookies[cookieName(secure: context.isHTTPS)]?.value, value.count == 43,
-              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        return value
+        bindingSecret.token(in: request, secure: context.isHTTPS)
     }
 
     /// What the database keeps of the binding: its SHA-256, so a copy of the database cannot finish a flow.
@@ -209,11 +207,10 @@ struct KakaoLogin: Sendable {
         SHA256.hash(data: Data(binding.utf8)).hex
     }
 
-    /// Over HTTPS `__Host-`, like the session's; sent on the provider's top-level redirect back (Lax).
-    static func cookieName(secure: Bool) -> String { secure ? "__Host-" + bindingCookieName : bindingCookieName }
+    /// Sent on the provider's top-level redirect back (Lax).
+    static let bindingSecret = SecretCookie(name: bindingCookieName)
 
     static func bindingCookie(_ binding: String, secure: Bool) -> Cookie {
-        Cookie(name: cookieName(secure: secure), value: binding, maxAge: Int(pendingLifetime), path: "/",
-               secure: secure, httpOnly: true, sameSite: .lax)
+        bindingSecret.cookie(binding, maxAge: Int(pendingLifetime), secure: secure)
     }
 }

@@ -7,31 +7,24 @@ struct SessionMiddleware: RouterMiddleware {
     let accounts: AccountService
 
     static let cookieName = "juicemaker_session"
+    static let secretCookie = SecretCookie(name: cookieName)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let token = request.cookies[Self.cookieName(secure: context.isHTTPS)]?.value, !token.isEmpty {
+        if let token = Self.secretCookie.value(in: request, secure: context.isHTTPS), !token.isEmpty {
             context.sessionToken = token
             context.account = try await accounts.account(sessionToken: token)
         }
         return try await next(request, context)
     }
 
-    /// Over HTTPS the name carries `__Host-`: a browser keeps such a cookie only when it is
-    /// `Secure`, for this host alone and path `/`, so neither a plain-HTTP answer nor another
-    /// site of the domain can plant a session.
-    static func cookieName(secure: Bool) -> String { secure ? "__Host-" + cookieName : cookieName }
-
-    /// The cookie that carries a session: out of reach of scripts, not sent on cross-site posts,
-    /// and over HTTPS sent over HTTPS only.
+    /// The cookie that carries a session.
     static func cookie(token: String, secure: Bool) -> Cookie {
-        Cookie(name: cookieName(secure: secure), value: token, maxAge: Int(AccountService.sessionLifetime), path: "/",
-               secure: secure, httpOnly: true, sameSite: .lax)
+        secretCookie.cookie(token, maxAge: Int(AccountService.sessionLifetime), secure: secure)
     }
 
     static func expiredCookie(secure: Bool) -> Cookie {
-        Cookie(name: cookieName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true,
-               sameSite: .lax)
+        secretCookie.cookie("", maxAge: 0, secure: secure)
     }
 }
 

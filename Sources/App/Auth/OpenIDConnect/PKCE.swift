@@ -21,6 +21,11 @@ enum RandomToken {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Base64URL.encode(Data(bytes))
     }
+
+    /// Whether `text` has the shape of a token `make` made: 43 characters of base64url.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 43 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
 }
 
 enum Base64URL {
@@ -30,5 +35,12 @@ enum Base64URL {
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Base64url with or without padding; nil when it is not.
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
     }
 }
