@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JuiceBar
 
 /// How both engines store the values that are not plain numbers and text. One place, so that a
@@ -41,3 +42,18 @@ extension MenuOptionGroup: StoredAsJSON {}
 
 /// A juice's option groups, in order, as `juice.option_groups` keeps them.
 extension Array: StoredAsJSON where Element == OptionGroupID {}
+
+/// Definitions read before, by their text. PostgreSQL's book carries the whole menu on every
+/// batch of writes, and the text of an option group or of a juice's groups changes only when staff
+/// change the menu, so each is decoded once rather than on every batch, off the write path's
+/// hot loop.
+final class ReadDefinitions<Value: StoredAsJSON & Sendable>: Sendable {
+    private let read = Mutex<[String: Value]>([:])
+
+    func value(of text: String) throws -> Value {
+        if let known = read.withLock({ $0[text] }) { return known }
+        let value = try Value(storedDefinition: text)
+        read.withLock { $0[text] = value }
+        return value
+    }
+}

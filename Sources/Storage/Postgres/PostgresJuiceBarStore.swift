@@ -160,7 +160,7 @@ extension PostgresJuiceBarStore {
             return juice
         }
         let groups = try await connection.rows("SELECT definition FROM option_group ORDER BY position").map {
-            try MenuOptionGroup(storedDefinition: try $0.decode(String.self))
+            try optionGroups.value(of: try $0.decode(String.self))
         }
         return Menu(fruits: fruits, juices: juices, optionGroups: groups)
     }
@@ -177,11 +177,16 @@ extension PostgresJuiceBarStore {
         "sold_out": "boolean", "retired": "boolean",
     ]
 
+    /// The option groups' definitions and juices' lists of groups read before: every batch's book
+    /// carries them.
+    static let optionGroups = ReadDefinitions<MenuOptionGroup>()
+    static let juiceGroups = ReadDefinitions<[OptionGroupID]>()
+
     /// A juice without its recipe, from a row with `juiceColumns`.
     static func juice(_ cells: PostgresRandomAccessRow) throws -> Juice {
         Juice(id: JuiceID(try cells.decode("juice_id", as: String.self)), name: try name(cells), recipe: [],
               price: try cells.decode("price"),
-              optionGroups: try [OptionGroupID](storedDefinition: try cells.decode("option_groups", as: String.self)),
+              optionGroups: try juiceGroups.value(of: try cells.decode("option_groups", as: String.self)),
               soldOut: try cells.decode("sold_out"), retired: try cells.decode("retired"))
     }
 
@@ -270,7 +275,7 @@ extension PostgresJuiceBarStore {
             case .timeZone:
                 zone = try cells.decode("time_zone")
             case .optionGroup:
-                book.menu.optionGroups.append(try MenuOptionGroup(storedDefinition: try cells.decode("group_definition")))
+                book.menu.optionGroups.append(try optionGroups.value(of: try cells.decode("group_definition")))
             case nil:
                 throw PostgresStoreError.unexpectedRow
             }
