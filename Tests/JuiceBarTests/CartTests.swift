@@ -78,6 +78,17 @@ import Testing
         #expect(both.uses == [.init(fruit: "kiwi", amount: 9), .init(fruit: "yogurt", amount: 3)])
     }
 
+    /// Stock is checked entry by entry, so an extra of a fruit the recipe has already is added to it.
+    @Test func anExtraOfTheRecipesOwnFruitIsOneEntry() throws {
+        var shop = menu
+        shop.optionGroups.append(MenuOptionGroup(id: "extra", name: .init(ko: "추가", en: "Extras"), min: 0, max: 1, options: [
+            MenuOption(id: "kiwi", name: .init(ko: "키위 추가", en: "More kiwi"), price: 500, adds: [.init(fruit: "kiwi", amount: 1)]),
+        ]))
+        shop.juices[5].optionGroups.append("extra")
+        let cart = try shop.price([CartLine(juice: shop.juices[5].id, quantity: 2, options: ["extra": ["kiwi"]])])
+        #expect(cart.lines[0].uses == [.init(fruit: "kiwi", amount: 8)])
+    }
+
     @Test func aGroupThatCannotBeSatisfiedIsRefused() {
         let option = MenuOption(id: "one", name: .init(ko: "하나", en: "One"))
         for (min, max) in [(2, 2), (1, 0), (-1, 1), (0, 3)] {

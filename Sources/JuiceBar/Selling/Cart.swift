@@ -50,11 +50,17 @@ public struct PricedCart: Hashable, Codable, Sendable {
         vat = Prices.vat(ofTotal: total)
     }
 
-    /// The stock every line takes together, per fruit, in the order the fruit first appear.
-    public var uses: [Ingredient] {
+    /// The stock every line takes together, one entry per fruit.
+    public var uses: [Ingredient] { lines.flatMap(\.uses).perFruit }
+}
+
+extension [Ingredient] {
+    /// The same amounts with each fruit once, in the order the fruit first appear: stock is
+    /// checked per entry, so a fruit named twice (in a recipe and an extra) must be added up first.
+    var perFruit: [Ingredient] {
         var order: [FruitID] = []
         var amounts: [FruitID: Int] = [:]
-        for ingredient in lines.flatMap(\.uses) {
+        for ingredient in self {
             if amounts[ingredient.fruit] == nil { order.append(ingredient.fruit) }
             amounts[ingredient.fruit, default: 0] += ingredient.amount
         }
@@ -92,7 +98,7 @@ extension Menu {
         }
         let unitPrice = juice.price + options.reduce(0) { $0 + $1.price }
         let cup = juice.recipe.map { Ingredient(fruit: $0.fruit, amount: ($0.amount * percent + 99) / 100) } + adds
-        let uses = cup.filter { $0.amount > 0 }.map { Ingredient(fruit: $0.fruit, amount: $0.amount * line.quantity) }
+        let uses = cup.perFruit.filter { $0.amount > 0 }.map { Ingredient(fruit: $0.fruit, amount: $0.amount * line.quantity) }
         return SoldLine(juice: juice.id, name: juice.name, quantity: line.quantity, options: options,
                         unitPrice: unitPrice, amount: unitPrice * line.quantity, uses: uses)
     }
