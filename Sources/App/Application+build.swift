@@ -192,6 +192,7 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
                 kakaoIssuer: shop.kakao?.issuer).addRoutes(to: pages)
     ImageRoutes(content: shop.content).addRoutes(to: pages)
     DayAPI(days: shop.days).addRoutes(to: api)
+    ShopAPI(settings: shop.database.settings).addRoutes(to: api)
     DayPages(days: shop.days).addRoutes(to: pages)
     ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: { shop.calendar.current }).addRoutes(to: api)
     LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)

@@ -28,7 +28,7 @@ public struct ShopDatabase: Sendable {
     public let idempotency: any IdempotencyStore
     /// The closed days' reports.
     public let days: any DayReportStore
-    /// The shop's own settings: its time zone.
+    /// The shop's own settings: its time zone, and its info for receipts.
     public let settings: any ShopSettingStore
     /// Commits made by other processes.
     public let changes: any ChangeFeed
@@ -103,6 +103,11 @@ public struct ShopDatabase: Sendable {
     /// The shop's calendar as its time zone is stored now.
     public func calendar() async throws -> ShopCalendar {
         ShopCalendar(timeZone: try await settings.timeZone())
+    }
+
+    /// The shop's name, 사업자등록번호, address and phone, as its receipts print them.
+    public func shopInfo() async throws -> ShopInfo {
+        try await settings.shopInfo()
     }
 
     /// Ends the connections to a database server; a SQLite file needs nothing.

@@ -4,7 +4,8 @@ import ShopBasics
 import Synchronization
 
 /// The shop's own settings, kept with its records so every server and CLI command agrees on them
-/// whatever the machine they run on: today the time zone its days are counted in.
+/// whatever the machine they run on: the time zone its days are counted in, and the shop's info
+/// its receipts print (name, 사업자등록번호, address, phone).
 public protocol ShopSettingStore: Sendable {
     /// The time zone the shop counts its days in (shop days, order numbers, events, reports).
     func timeZone() async throws -> TimeZone
@@ -12,6 +13,25 @@ public protocol ShopSettingStore: Sendable {
     /// shop day under way at `now` are still in the queue; the check and the change are one write,
     /// which orders wait for, so no order is numbered by a zone that is no longer the shop's.
     func setTimeZone(_ zone: TimeZone, at now: Date) async throws
+    /// The shop's info for its receipts; `ShopInfo.unset` until it is first set.
+    func shopInfo() async throws -> ShopInfo
+    /// Stores what `change` makes of the info as stored, read and written in one write, so two
+    /// changes of different fields made at once both take; returns what was stored. A `change`
+    /// that throws changes nothing.
+    func changeShopInfo(_ change: @escaping @Sendable (ShopInfo) throws -> ShopInfo) async throws -> ShopInfo
+}
+
+extension ShopSettingStore {
+    /// Replaces the shop's info whole.
+    public func setShopInfo(_ info: ShopInfo) async throws {
+        _ = try await changeShopInfo { _ in info }
+    }
+
+    /// Changes the fields `edit` gives (`juicemaker shop info`, `PATCH /api/shop`); returns the
+    /// info as stored now. Refused (`ShopInfoError`) when the result is not a valid info.
+    public func editShopInfo(_ edit: ShopInfoEdit) async throws -> ShopInfo {
+        try await changeShopInfo { info in try edit.applied(to: info) }
+    }
 }
 
 /// Why the shop's settings were not changed.

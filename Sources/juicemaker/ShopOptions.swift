@@ -91,6 +91,8 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
     } catch let error as DayCloseError {
         if case .unknownReport = error { throw fail(say(error, in: cliLanguage), code: 2) }
         throw fail(say(error, in: cliLanguage), code: 1)
+    } catch let error as ShopInfoError {
+        throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as ShopSettingError {
         if case .unknownTimeZone = error { throw fail(say(error, in: cliLanguage), code: 2) }
         throw fail(say(error, in: cliLanguage), code: 1)

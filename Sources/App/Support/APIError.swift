@@ -162,6 +162,8 @@ extension APIError {
                 return APIError(.conflict, "day_already_closed", error.message, details: ["day": .string(day)])
             case .unknownReport: return APIError(.notFound, "not_found", error.message)
             }
+        case let error as ShopInfoError:
+            return APIError(.unprocessableContent, error.code, error.message)
         case let error as ShopSettingError:
             switch error {
             case .unknownTimeZone: return APIError(.unprocessableContent, "unknown_time_zone", error.message)

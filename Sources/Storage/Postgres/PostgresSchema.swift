@@ -77,6 +77,7 @@ enum PostgresSchema {
                     """)
             }
         }),
+        ("shop_info.v14", PostgresShopSettingStore.addShopInfo),
     ]
 
     static let prices = [

@@ -33,6 +33,7 @@ enum SQLiteSchema {
         ("idempotency.v4.requestFingerprints", requestFingerprints),
         ("shop.v1.namesAsInPostgres", namesAsInPostgres),
         ("juiceBar.v8.prices", prices),
+        ("shopSetting.v2.shopInfo", SQLiteShopSettingStore.addShopInfo),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -87,6 +87,11 @@ extension Words {
             .unknownReport: "There is no day report {id}.",
             .unknownTimeZone: "'{zone}' is not a time zone (such as Asia/Seoul).",
             .ordersStillQueued: "{count} orders of the shop day {day} are still in the queue; change the time zone once they are picked up.",
+            .shopNameRequired: "Enter the shop's name.",
+            .notOneLine: "The {field} must be one line: no line breaks, tabs or other control characters.",
+            .malformedBusinessNumber: "A business registration number is 10 digits, as in 123-45-67890 (given: {text}).",
+            .wrongCheckDigit: "The business registration number {text} is mistyped: its last digit is not the check digit of the others. Please check it.",
+            .badPhone: "Write the phone number in digits and dashes, {min}–{max} digits, as in 02-123-4567 (given: {text}).",
             .cannotMove: "This order is {status} and cannot be moved to {to}: orders only move forward.",
             .cannotCancel: "This order is {status} and can no longer be cancelled.",
             .notYourOrder: "You can cancel only your own orders.",
@@ -143,6 +148,7 @@ extension Words {
         ],
         fields: [
             "emoji": "emoji", "password": "password", "name": "name", "title": "title", "body": "text",
+            "address": "address",
         ],
         kinds: [.wholeNumber: "a whole number", .text: "text", .value: "a valid value"])
 }

@@ -87,6 +87,11 @@ extension Words {
             .unknownReport: "없는 마감 보고서예요: {id}",
             .unknownTimeZone: "없는 시간대예요: {zone} (예: Asia/Seoul)",
             .ordersStillQueued: "{day} 영업일 주문 {count}건이 아직 대기 중이라 시간대를 바꿀 수 없어요. 주문을 모두 내준 뒤 바꿔 주세요.",
+            .shopNameRequired: "가게 이름을 입력해 주세요.",
+            .notOneLine: "{field}: 한 줄로 써 주세요. 줄바꿈이나 탭 같은 제어 문자는 쓸 수 없어요.",
+            .malformedBusinessNumber: "사업자등록번호는 123-45-67890처럼 숫자 10자리예요. (입력: {text})",
+            .wrongCheckDigit: "사업자등록번호 {text}의 마지막 자리(검증번호)가 맞지 않아요. 번호를 다시 확인해 주세요.",
+            .badPhone: "전화번호는 02-123-4567처럼 숫자와 -로, 숫자 {min}~{max}자리로 써 주세요. (입력: {text})",
             .cannotMove: "{status} 상태인 주문은 {to} 상태로 바꿀 수 없어요. 주문은 앞으로만 진행돼요.",
             .cannotCancel: "{status} 상태인 주문은 취소할 수 없어요.",
             .notYourOrder: "내 주문만 취소할 수 있어요.",
@@ -143,6 +148,7 @@ extension Words {
         ],
         fields: [
             "emoji": "이모지", "password": "비밀번호", "name": "이름", "title": "제목", "body": "내용",
+            "address": "주소",
         ],
         kinds: [.wholeNumber: "정수", .text: "문자열", .value: "올바른"])
 }

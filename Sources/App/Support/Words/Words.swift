@@ -93,6 +93,8 @@ enum MessageKey: String, CaseIterable, Sendable {
     case dayAlreadyClosed, unknownReport
     // The shop's settings.
     case unknownTimeZone, ordersStillQueued
+    // The shop's info on its receipts.
+    case shopNameRequired, notOneLine, malformedBusinessNumber, wrongCheckDigit, badPhone
     // Requests sent again with their `Idempotency-Key`.
     case invalidIdempotencyKey, idempotencyKeyReused, requestInProgress
     // The vending machine's.
