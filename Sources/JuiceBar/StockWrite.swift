@@ -4,12 +4,14 @@ import ShopBasics
 /// A write to the fruit stock or the menu, as asked: data, so that an engine can take many at
 /// once and decide them all against one reading of the book.
 public enum StockWrite: Hashable, Sendable {
-    /// Make a juice; `member` links the order to a member's account. A `pickup` order joins the
-    /// queue as `received`; otherwise it is made on the spot and `pickedUp` at once.
-    case order(JuiceID, member: Int64?, pickup: Bool = false)
+    /// Sell a cart: every line priced and its stock taken together, one number. A `pickup`
+    /// order joins the queue as `received`; otherwise it is made on the spot and `pickedUp` at once.
+    case order(OrderRequest)
+    /// Take the payment of an order accepted unpaid (a member's app order, paid at the counter).
+    case pay(order: Int64, PaymentRequest)
     /// Staff move a queued order forward.
     case move(order: Int64, to: OrderStatus)
-    /// Cancel an order, putting its recipe's fruit back.
+    /// Cancel an order, putting back the fruit it took and refunding its payment.
     case cancel(order: Int64, by: Canceller)
     /// Staff set a fruit's reorder level (0: no warning).
     case setLevel(FruitID, Int)
@@ -26,9 +28,11 @@ public enum StockWrite: Hashable, Sendable {
     case putOptionGroup(MenuOptionGroup)
 
     /// Checks what can be checked before anything is read, so bad input never waits for a turn.
-    public func validate() throws(JuiceBarError) {
+    public func validate() throws {
         switch self {
-        case .order, .move, .cancel: break
+        case .order(let request): try request.payment?.validate()
+        case .pay(_, let payment): try payment.validate()
+        case .move, .cancel: break
         case .change(_, let change): try change.validate()
         case .addFruit(_, let count), .setLevel(_, let count): try StockLimits.validate(count: count)
         case .addJuice, .editJuice, .retireJuice, .putOptionGroup: break
@@ -38,7 +42,7 @@ public enum StockWrite: Hashable, Sendable {
     /// The stored order this write acts on, which the book must hold to decide it.
     public var existingOrder: Int64? {
         switch self {
-        case .move(let order, _), .cancel(let order, _): order
+        case .move(let order, _), .cancel(let order, _), .pay(let order, _): order
         default: nil
         }
     }
@@ -99,8 +103,10 @@ public struct JuiceBarBook: Hashable, Sendable {
     public mutating func decide(_ write: StockWrite, actor: String, at time: Date) throws -> StockPlan {
         try write.validate()
         switch write {
-        case .order(let juice, let member, let pickup):
-            return try order(juice, for: member, pickup: pickup, actor: actor, at: time)
+        case .order(let request):
+            return try order(request, actor: actor, at: time)
+        case .pay(let id, let payment):
+            return try pay(id, with: payment, at: time)
         case .move(let id, let status):
             return try move(id, to: status, at: time)
         case .cancel(let id, let canceller):
@@ -151,21 +157,38 @@ public struct JuiceBarBook: Hashable, Sendable {
         return plan
     }
 
-    /// Takes the recipe's fruit and gives the order the next number of its shop day.
-    private mutating func order(_ juiceID: JuiceID, for member: Int64?, pickup: Bool, actor: String,
-                                at time: Date) throws -> StockPlan {
-        let juice = try menu.requireJuice(juiceID)
-        guard !juice.soldOut, !juice.retired else { throw SaleError.soldOut(juiceID) }
-        try stock.deduct(juice)
+    /// Prices the cart, takes the payment, takes every line's fruit together and gives the order
+    /// the next number of its shop day.
+    private mutating func order(_ request: OrderRequest, actor: String, at time: Date) throws -> StockPlan {
+        let sale = try menu.price(request.lines)
+        if let expected = request.expectedTotal, expected != sale.total {
+            throw SaleError.priceChanged(expected: expected, total: sale.total)
+        }
+        let payment = try request.payment?.settle(sale.total, at: time)
+        let first = sale.lines[0].juice
+        let shortages = stock.shortages(for: sale.uses)
+        guard shortages.isEmpty else { throw OutOfStock(juice: first, shortages: shortages) }
         let day = calendar.dayText(of: time)
         let number = lastNumbers[day, default: 0] + 1
         lastNumbers[day] = number
-        var plan = StockPlan(member: member)
-        plan.order = Order(id: 0, juice: juiceID, time: time, actor: actor, number: number, day: day,
-                           status: pickup ? .received : .pickedUp, readyTime: pickup ? nil : time,
-                           pickup: pickup, member: member)
-        record(juice, taken: true, cause: .order, orderID: nil, actor: actor, at: time, in: &plan)
+        var plan = StockPlan(member: request.member)
+        plan.order = Order(id: 0, juice: first, time: time, actor: actor, number: number, day: day,
+                           status: request.pickup ? .received : .pickedUp, readyTime: request.pickup ? nil : time,
+                           pickup: request.pickup, member: request.member, sale: sale, payment: payment)
+        for line in sale.lines {
+            for ingredient in line.uses { stock[ingredient.fruit] -= ingredient.amount }
+            record(line.uses, of: line.juice, taken: true, cause: .order, orderID: nil, actor: actor, at: time, in: &plan)
+        }
         return plan
+    }
+
+    private mutating func pay(_ id: Int64, with request: PaymentRequest, at time: Date) throws -> StockPlan {
+        var order = try requireOrder(id)
+        guard order.payment == nil else { throw SaleError.alreadyPaid(order: id) }
+        guard order.status != .cancelled else { throw SaleError.orderCancelled(order: id) }
+        order.payment = try request.settle(order.total, at: time)
+        orders[id] = order
+        return StockPlan(changedOrder: order)
     }
 
     private mutating func move(_ id: Int64, to status: OrderStatus, at time: Date) throws -> StockPlan {
@@ -176,32 +199,39 @@ public struct JuiceBarBook: Hashable, Sendable {
         return StockPlan(changedOrder: order)
     }
 
-    /// Puts the recipe's fruit back, each count checked before any is changed.
+    /// Puts back the fruit the order took, each count checked before any is changed, and refunds
+    /// its payment.
     private mutating func cancel(_ id: Int64, by canceller: Canceller, actor: String, at time: Date) throws -> StockPlan {
         var order = try requireOrder(id)
         try OrderRules.mayCancel(order, by: canceller)
-        let juice = try menu.requireJuice(order.juice)
+        let taken: [(juice: JuiceID, uses: [Ingredient])] = order.lines.isEmpty
+            ? [(order.juice, try menu.requireJuice(order.juice).recipe)]
+            : order.lines.map { ($0.juice, $0.uses) }
         var returned = stock
-        for ingredient in juice.recipe {
+        for ingredient in taken.flatMap(\.uses) {
             returned[ingredient.fruit] += ingredient.amount
             try StockLimits.validate(count: returned[ingredient.fruit])
         }
-        stock = returned
         order.move(to: .cancelled, at: time)
+        order.refund = order.payment?.refunded(at: time)
         orders[id] = order
         var plan = StockPlan(changedOrder: order)
-        record(juice, taken: false, cause: .cancel, orderID: id, actor: actor, at: time, in: &plan)
+        for line in taken {
+            for ingredient in line.uses { stock[ingredient.fruit] += ingredient.amount }
+            record(line.uses, of: line.juice, taken: false, cause: .cancel, orderID: id, actor: actor, at: time, in: &plan)
+        }
         return plan
     }
 
-    /// A ledger line and the new count for each fruit of `juice`'s recipe, taken or given back.
-    private func record(_ juice: Juice, taken: Bool, cause: StockChangeCause, orderID: Int64?, actor: String,
-                        at time: Date, in plan: inout StockPlan) {
-        for ingredient in juice.recipe {
+    /// A ledger line and the new count for each fruit `uses` names, taken or given back: called
+    /// once the line's change is in `stock`, so each line's counts follow the line before.
+    private func record(_ uses: [Ingredient], of juice: JuiceID, taken: Bool, cause: StockChangeCause, orderID: Int64?,
+                        actor: String, at time: Date, in plan: inout StockPlan) {
+        for ingredient in uses {
             plan.counts[ingredient.fruit] = stock[ingredient.fruit]
             plan.ledger.append(LedgerEntry(
                 id: 0, time: time, fruit: ingredient.fruit, delta: taken ? -ingredient.amount : ingredient.amount,
-                countAfter: stock[ingredient.fruit], cause: cause, juice: juice.id, orderID: orderID, actor: actor))
+                countAfter: stock[ingredient.fruit], cause: cause, juice: juice, orderID: orderID, actor: actor))
         }
     }
 

@@ -61,14 +61,24 @@ extension JuiceBarStore {
         try await commit(write, actor: actor, key: nil)
     }
 
-    /// Checks every ingredient and deducts them all, or deducts nothing: throws `OutOfStock`
-    /// naming every short fruit, or `JuiceBarError.unknownJuice`. `member` links the order to a
-    /// member's account; `key` is the request's `Idempotency-Key`, whose answer renders the receipt.
+    /// Prices the cart and takes every line's fruit together, or nothing: throws `OutOfStock`
+    /// naming every short fruit, or the cart's `SaleError`. `key` is the request's
+    /// `Idempotency-Key`, whose answer renders the receipt.
+    public func order(_ request: OrderRequest, actor: String, key: IdempotentWrite? = nil) async throws -> OrderReceipt {
+        OrderReceipt(try await commit(.order(request), actor: actor, key: key?.receiving(OrderReceipt.init)))
+    }
+
+    /// One cup of `juice` with its default options, unpaid; `member` links it to a member's account.
     public func order(
         _ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false, key: IdempotentWrite? = nil
     ) async throws -> OrderReceipt {
-        OrderReceipt(try await commit(.order(juice, member: member, pickup: pickup), actor: actor,
-                                      key: key?.receiving(OrderReceipt.init)))
+        try await order(.cup(of: juice, member: member, pickup: pickup), actor: actor, key: key)
+    }
+
+    /// Takes the payment of an order accepted unpaid. `key` is the request's `Idempotency-Key`,
+    /// whose answer renders the paid order.
+    public func pay(order: Int64, with payment: PaymentRequest, actor: String, key: IdempotentWrite? = nil) async throws -> Order {
+        Self.changedOrder(try await commit(.pay(order: order, payment), actor: actor, key: key?.receiving(Self.changedOrder)))
     }
 
     /// Staff move a queued order forward; throws `OrderError` for an unknown order or a move back.

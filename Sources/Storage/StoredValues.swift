@@ -28,12 +28,56 @@ extension OrderStatus {
 protocol StoredAsJSON: Codable {}
 
 extension StoredAsJSON {
-    func storedDefinition() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
+    func storedDefinition() throws -> String { try StoredJSON.text(of: self) }
 
     init(storedDefinition: String) throws {
-        self = try JSONDecoder().decode(Self.self, from: Data(storedDefinition.utf8))
+        self = try StoredJSON.value(Self.self, of: storedDefinition)
+    }
+}
+
+/// The JSON text both engines keep a value as, for the values a conformance to `StoredAsJSON`
+/// cannot name (Swift gives `Array` one conformance, taken by a juice's groups).
+enum StoredJSON {
+    static func text(of value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func value<Value: Decodable>(_ type: Value.Type, of text: String) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+/// A payment or a refund, as `juice_order.payment` and `.refund` keep it.
+extension Payment: StoredAsJSON {}
+
+/// What an order sold and how it was paid, in the columns `juice_order` keeps them in: the lines
+/// as JSON (never queried inside), the totals as numbers, a payment and a refund as JSON or none.
+struct StoredSale {
+    var lines: String
+    var total: Int
+    var vat: Int
+    var payment: String?
+    var refund: String?
+
+    init(_ order: Order) throws {
+        lines = try StoredJSON.text(of: order.lines)
+        (total, vat) = (order.total, order.vat)
+        payment = try order.payment?.storedDefinition()
+        refund = try order.refund?.storedDefinition()
+    }
+
+    init(lines: String, total: Int, vat: Int, payment: String?, refund: String?) {
+        (self.lines, self.total, self.vat, self.payment, self.refund) = (lines, total, vat, payment, refund)
+    }
+
+    /// `order` with the sale these columns hold.
+    func applied(to order: Order) throws -> Order {
+        var order = order
+        order.lines = lines == "[]" ? [] : try StoredJSON.value([SoldLine].self, of: lines)
+        (order.total, order.vat) = (total, vat)
+        order.payment = try payment.map(Payment.init(storedDefinition:))
+        order.refund = try refund.map(Payment.init(storedDefinition:))
+        return order
     }
 }
 

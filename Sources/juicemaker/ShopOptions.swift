@@ -75,7 +75,7 @@ func refusingBadInput<T>(_ operation: () async throws -> T) async throws -> T {
         throw fail(say(error, in: cliLanguage), code: 2)
     } catch let error as SaleError {
         switch error {
-        case .soldOut, .priceChanged, .notEnoughCash: throw fail(say(error, in: cliLanguage), code: 1)
+        case .soldOut, .priceChanged, .notEnoughCash, .alreadyPaid, .orderCancelled: throw fail(say(error, in: cliLanguage), code: 1)
         default: throw fail(say(error, in: cliLanguage), code: 2)
         }
     } catch let error as VendingError {

@@ -21,6 +21,17 @@ import VendingMachine
             order: Order(id: 7, juice: "kiwiJuice", time: Date(timeIntervalSince1970: 1_795_000_000), actor: "member:jimin",
                          number: 12, day: "2026-11-20", status: .received, pickup: true, member: 3),
             stock: Stock(["kiwi": 7]), version: 9),
+        OrderAnswer(
+            order: Order(id: 8, juice: "strawberryBananaJuice", time: Date(timeIntervalSince1970: 1_795_000_100), actor: "staff",
+                         number: 13, day: "2026-11-20", sale: try! Menu.seed.price([
+                             CartLine(juice: "strawberryBananaJuice", quantity: 2, options: ["size": ["large"], "ice": ["less"]]),
+                             CartLine(juice: "mangoKiwiJuice"),
+                         ]),
+                         payment: Payment(method: .cash, amount: 14_000, received: 20_000, change: 6_000,
+                                          time: Date(timeIntervalSince1970: 1_795_000_100)),
+                         refund: Payment(method: .card, amount: 14_000, approval: "12345678\"",
+                                         time: Date(timeIntervalSince1970: 1_795_000_200))),
+            stock: Stock(["kiwi": 7]), version: 10),
     ]
 
     @Test(arguments: answers)

@@ -117,6 +117,9 @@ import VendingMachine
         (VendingError.expired("bananaMilk"), 409, "expired"),
         (VendingError.unknownProduct("water"), 404, "unknown_product"),
         (VendingError.invalidCount(5_000), 422, "invalid_count"),
+        (SaleError.badPayment, 422, "bad_payment"),
+        (SaleError.alreadyPaid(order: 7), 409, "already_paid"),
+        (SaleError.orderCancelled(order: 7), 409, "order_cancelled"),
         (ContentError.missingTitle, 422, "missing_title"),
         (ContentError.invalidText(field: "title"), 422, "invalid_text"),
         (ContentError.invalidText(field: "body"), 422, "invalid_text"),
@@ -268,7 +271,7 @@ import VendingMachine
         .init(method: .post, uri: "/api/orders", body: "{\"juice\":", code: "bad_json", key: .badJSON),
         .init(method: .post, uri: "/api/orders", body: "{}", code: "invalid_body", key: .missingField),
         .init(method: .post, uri: "/api/orders", body: "{\"juice\":42}", code: "invalid_body", key: .wrongType),
-        .init(method: .post, uri: "/api/orders", body: "{\"juice\":null}", code: "invalid_body", key: .wrongType),
+        .init(method: .post, uri: "/api/orders", body: "{\"juice\":null}", code: "invalid_body", key: .missingField),
         .init(method: .post, uri: "/api/orders", body: "{\"juice\":\"" + String(repeating: "a", count: 70_000) + "\"}",
               code: "too_large", key: .tooLarge),
         .init(method: .post, uri: "/api/orders", body: "{\"juice\":\"strawberryJuice\"}", origin: "https://evil.example",
@@ -311,11 +314,11 @@ import VendingMachine
                 }
             }
             let viaQuery = try await client.json(.post, "/api/orders?lang=en", "{}", headers: [.acceptLanguage: "ko"])
-            #expect(try viaQuery.decode(ErrorBody.self).message == "'juice' is required.")
+            #expect(try viaQuery.decode(ErrorBody.self).message == "'lines' is required.")
             let viaCookie = try await client.json(.post, "/api/orders", "{}", headers: [.cookie: "juicemaker_lang=en"])
-            #expect(try viaCookie.decode(ErrorBody.self).message == "'juice' is required.")
+            #expect(try viaCookie.decode(ErrorBody.self).message == "'lines' is required.")
             let byDefault = try await client.json(.post, "/api/orders", "{}")
-            #expect(try byDefault.decode(ErrorBody.self).message == "'juice' 항목이 필요해요.")
+            #expect(try byDefault.decode(ErrorBody.self).message == "'lines' 항목이 필요해요.")
         }
     }
 

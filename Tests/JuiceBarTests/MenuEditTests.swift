@@ -16,11 +16,11 @@ import Testing
     @Test mutating func aSoldOutJuiceIsRefusedUntilItIsBack() throws {
         _ = try book.decide(.editJuice("kiwiJuice", JuiceEdit(soldOut: true)), actor: "staff", at: time)
         #expect(throws: SaleError.soldOut("kiwiJuice")) {
-            try book.decide(.order("kiwiJuice", member: nil), actor: "guest", at: time)
+            try book.decide(.order(.cup(of: "kiwiJuice")), actor: "guest", at: time)
         }
         #expect(book.stock["kiwi"] == 10, "nothing taken")
         _ = try book.decide(.editJuice("kiwiJuice", JuiceEdit(soldOut: false)), actor: "staff", at: time)
-        #expect(try book.decide(.order("kiwiJuice", member: nil), actor: "guest", at: time).order != nil)
+        #expect(try book.decide(.order(.cup(of: "kiwiJuice")), actor: "guest", at: time).order != nil)
     }
 
     @Test mutating func aRetiredJuiceLeavesTheMenuButStaysKnown() throws {
@@ -28,7 +28,7 @@ import Testing
         #expect(plan.changedJuice?.retired == true)
         #expect(!book.menu.onSale.contains { $0.id == "mangoJuice" })
         #expect(book.menu.juice("mangoJuice")?.name.ko == "망고쥬스", "past orders still name it")
-        #expect(throws: SaleError.soldOut("mangoJuice")) { try book.decide(.order("mangoJuice", member: nil), actor: "g", at: time) }
+        #expect(throws: SaleError.soldOut("mangoJuice")) { try book.decide(.order(.cup(of: "mangoJuice")), actor: "g", at: time) }
         #expect(throws: SaleError.soldOut("mangoJuice")) {
             try book.decide(.editJuice("mangoJuice", JuiceEdit(price: 1)), actor: "staff", at: time)
         }

@@ -42,9 +42,9 @@ import Testing
     @Test func numbersGoOnWithinADayAndStartAgainAtTheShopsMidnight() throws {
         var book = book()
         book.lastNumbers["2026-11-24"] = 41
-        let before = try book.decide(.order("kiwiJuice", member: nil, pickup: true), actor: "guest", at: lateEvening)
-        let counter = try book.decide(.order("kiwiJuice", member: nil), actor: "guest", at: lateEvening)
-        let afterMidnight = try book.decide(.order("kiwiJuice", member: nil), actor: "guest", at: lateEvening + 3600)
+        let before = try book.decide(.order(.cup(of: "kiwiJuice", member: nil, pickup: true)), actor: "guest", at: lateEvening)
+        let counter = try book.decide(.order(.cup(of: "kiwiJuice")), actor: "guest", at: lateEvening)
+        let afterMidnight = try book.decide(.order(.cup(of: "kiwiJuice")), actor: "guest", at: lateEvening + 3600)
         #expect(before.order?.number == 42 && before.order?.day == "2026-11-24")
         #expect(counter.order?.number == 43, "counter and pickup orders share the numbers")
         #expect(afterMidnight.order?.number == 1 && afterMidnight.order?.day == "2026-11-25")
@@ -60,8 +60,8 @@ import Testing
 
     @Test func aPickupOrderIsReceivedAndACounterOrderPickedUpAtOnce() throws {
         var book = book()
-        let pickup = try #require(try book.decide(.order("kiwiJuice", member: 7, pickup: true), actor: "m", at: lateEvening).order)
-        let counter = try #require(try book.decide(.order("kiwiJuice", member: nil), actor: "g", at: lateEvening).order)
+        let pickup = try #require(try book.decide(.order(.cup(of: "kiwiJuice", member: 7, pickup: true)), actor: "m", at: lateEvening).order)
+        let counter = try #require(try book.decide(.order(.cup(of: "kiwiJuice")), actor: "g", at: lateEvening).order)
         #expect(pickup.status == .received && pickup.readyTime == nil && pickup.pickup && pickup.member == 7)
         #expect(counter.status == .pickedUp && counter.readyTime == lateEvening && !counter.pickup)
         #expect(book.stock["kiwi"] == 4, "both took their fruit when accepted")

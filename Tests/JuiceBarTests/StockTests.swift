@@ -79,9 +79,10 @@ import Testing
 
     @Test func anOrderPlansTheOrderItsLedgerLinesAndTheNewCounts() throws {
         var book = JuiceBarBook(menu: .seed, stock: Stock(["strawberry": 10, "banana": 10]))
-        let plan = try book.decide(.order("strawberryBananaJuice", member: 7), actor: "guest", at: time)
+        let plan = try book.decide(.order(.cup(of: "strawberryBananaJuice", member: 7)), actor: "guest", at: time)
         #expect(plan.order == Order(id: 0, juice: "strawberryBananaJuice", time: time, actor: "guest", number: 1,
-                                    day: book.calendar.dayText(of: time), status: .pickedUp, readyTime: time, member: 7))
+                                    day: book.calendar.dayText(of: time), status: .pickedUp, readyTime: time, member: 7,
+                                    sale: try Menu.seed.price([CartLine(juice: "strawberryBananaJuice")])))
         #expect(plan.member == 7)
         #expect(plan.counts == ["strawberry": 0, "banana": 9])
         #expect(plan.ledger.map(\.delta) == [-10, -1])
@@ -92,7 +93,7 @@ import Testing
     @Test func aRefusedWriteLeavesTheBookAsItWas() throws {
         var book = JuiceBarBook(menu: .seed, stock: Stock(["strawberry": 3, "banana": 10]))
         let before = book
-        #expect(throws: OutOfStock.self) { try book.decide(.order("strawberryBananaJuice", member: nil), actor: "a", at: time) }
+        #expect(throws: OutOfStock.self) { try book.decide(.order(.cup(of: "strawberryBananaJuice")), actor: "a", at: time) }
         #expect(throws: JuiceBarError.unknownFruit("grape")) { try book.decide(.change("grape", .set(1)), actor: "a", at: time) }
         #expect(throws: JuiceBarError.countOutOfRange(1_000_003)) {
             try book.decide(.change("banana", .deliver(999_993)), actor: "a", at: time)
@@ -105,14 +106,14 @@ import Testing
 
     @Test func writesInABatchEachSeeWhatTheOnesBeforeLeft() throws {
         var book = JuiceBarBook(menu: .seed, stock: Stock(["mango": 7, "kiwi": 1]))
-        _ = try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time)
-        _ = try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time)
-        #expect(throws: OutOfStock.self) { try book.decide(.order("mangoJuice", member: nil), actor: "a", at: time) }
+        _ = try book.decide(.order(.cup(of: "mangoJuice")), actor: "a", at: time)
+        _ = try book.decide(.order(.cup(of: "mangoJuice")), actor: "a", at: time)
+        #expect(throws: OutOfStock.self) { try book.decide(.order(.cup(of: "mangoJuice")), actor: "a", at: time) }
         let grape = Fruit(id: "grape", name: .init(ko: "포도", en: "Grape"), emoji: "🍇")
         _ = try book.decide(.addFruit(grape, count: 9), actor: "a", at: time)
         let grapeJuice = Juice(id: "grapeJuice", name: .init(ko: "포도쥬스", en: "Grape Juice"), recipe: [.init(fruit: "grape", amount: 3)])
         _ = try book.decide(.addJuice(grapeJuice), actor: "a", at: time)
-        let plan = try book.decide(.order("grapeJuice", member: nil), actor: "a", at: time)
+        let plan = try book.decide(.order(.cup(of: "grapeJuice")), actor: "a", at: time)
         #expect(plan.counts == ["grape": 6])
         #expect(book.stock["mango"] == 1)
     }

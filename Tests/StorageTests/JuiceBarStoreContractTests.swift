@@ -54,7 +54,7 @@ import Testing
         let shop = try await TestShop(engine)
         let store = shop.juiceBar
         let before = try await snapshot(store)
-        await #expect(throws: JuiceBarError.unknownJuice("lemonJuice")) { try await store.order("lemonJuice", actor: "t") }
+        await #expect(throws: SaleError.unknownJuice("lemonJuice")) { try await store.order("lemonJuice", actor: "t") }
         await #expect(throws: JuiceBarError.unknownFruit("grape")) { try await store.setStock("grape", to: 1, actor: "t") }
         await #expect(throws: JuiceBarError.countOutOfRange(-1)) { try await store.setStock("kiwi", to: -1, actor: "t") }
         await #expect(throws: JuiceBarError.countOutOfRange(1_000_001)) {

@@ -68,7 +68,7 @@ import VendingMachine
 
         // An unknown juice is refused by the book too, but this key renders no answer for it: nothing is kept.
         let failed = Self.key("failed")
-        await #expect(throws: JuiceBarError.self) { try await store.order("noSuchJuice", actor: "g", key: failed) }
+        await #expect(throws: SaleError.self) { try await store.order("noSuchJuice", actor: "g", key: failed) }
         #expect(failed.kept == nil)
         #expect(try await keys.find(scope: "guest:a", key: "failed", request: "POST /api/orders\n{}", at: TestShop.now()) == nil)
         let retried = try await store.order("bananaJuice", actor: "g", key: Self.key("failed"))

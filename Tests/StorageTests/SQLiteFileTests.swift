@@ -377,7 +377,7 @@ import VendingMachine
         let database = try SQLiteDatabase(path: path)
         let time = Date()
         let batch = (0..<40).map { _ in
-            PendingWrite<StockWrite>(write: .order("mangoKiwiJuice", member: nil), actor: "test", time: time)
+            PendingWrite<StockWrite>(write: .order(.cup(of: "mangoKiwiJuice")), actor: "test", time: time)
         }
         let stock = Stock(Dictionary(uniqueKeysWithValues: Menu.seed.fruits.map { ($0.id, 1_000) }))
         let plans = DecidedStockBatch(batch, on: JuiceBarBook(menu: .seed, stock: stock)).plans

@@ -59,6 +59,11 @@ public struct OrderAnswer: Encodable, Sendable {
         text.key("status"); text.string(order.status.rawValue)
         text.key("statusTime"); text.date(order.statusTime)
         text.key("time"); text.date(order.time)
+        text.key("lines"); text.lines(order.lines)
+        text.key("total"); text.integer(order.total)
+        text.key("vat"); text.integer(order.vat)
+        text.key("payment"); text.payment(order.payment)
+        if let refund = order.refund { text.key("refund"); text.payment(refund) }
         text.endObject()
         text.key("stock")
         text.beginObject()
@@ -69,6 +74,63 @@ public struct OrderAnswer: Encodable, Sendable {
         text.key("version"); text.integer(version)
         text.endObject()
         return text.bytes
+    }
+}
+
+extension JSONText {
+    /// An order's lines as `apiEncoder` writes `[SoldLine]`.
+    mutating func lines(_ lines: [SoldLine]) {
+        beginArray()
+        for line in lines {
+            beginObject()
+            key("juice"); string(line.juice.rawValue)
+            key("name"); name(line.name)
+            key("quantity"); integer(line.quantity)
+            key("options")
+            beginArray()
+            for option in line.options {
+                beginObject()
+                key("group"); string(option.group.rawValue)
+                key("id"); string(option.id.rawValue)
+                key("name"); name(option.name)
+                key("price"); integer(option.price)
+                endObject()
+            }
+            endArray()
+            key("unitPrice"); integer(line.unitPrice)
+            key("amount"); integer(line.amount)
+            key("uses")
+            beginArray()
+            for use in line.uses {
+                beginObject()
+                key("fruit"); string(use.fruit.rawValue)
+                key("amount"); integer(use.amount)
+                endObject()
+            }
+            endArray()
+            endObject()
+        }
+        endArray()
+    }
+
+    private mutating func name(_ name: LocalizedName) {
+        beginObject()
+        key("en"); string(name.en)
+        key("ko"); string(name.ko)
+        endObject()
+    }
+
+    /// A payment as `apiEncoder` writes it; none: `null`.
+    mutating func payment(_ payment: Payment?) {
+        guard let payment else { return null() }
+        beginObject()
+        key("method"); string(payment.method.rawValue)
+        key("amount"); integer(payment.amount)
+        if let received = payment.received { key("received"); integer(received) }
+        if let change = payment.change { key("change"); integer(change) }
+        if let approval = payment.approval { key("approval"); string(approval) }
+        key("time"); date(payment.time)
+        endObject()
     }
 }
 

@@ -8,10 +8,41 @@ struct JuiceBarAPI {
     let juiceBar: JuiceBarService
     let idempotent: IdempotentRequests
 
-    struct OrderRequest: Decodable {
-        let juice: String
+    /// An order: a cart of `lines`, or one cup of `juice` with its default options (the body
+    /// from before carts).
+    struct OrderBody: Decodable {
+        struct Line: Decodable {
+            let juice: String
+            let quantity: Int?
+            let options: [String: [String]]?
+        }
+
+        let juice: String?
+        let lines: [Line]?
         /// Queue the order for pickup instead of making it on the spot.
         let pickup: Bool?
+        let expectedTotal: Int?
+        /// Paid at the counter with the order (staff only); none: paid later.
+        let payment: PaymentRequest?
+
+        /// The order asked for, linked to `member`.
+        func request(member: Int64?) throws -> JuiceBar.OrderRequest {
+            let cart: [CartLine]
+            switch (juice, lines) {
+            case (let juice?, nil): cart = [CartLine(juice: JuiceID(juice))]
+            case (nil, let lines?):
+                cart = lines.map { line in
+                    CartLine(juice: JuiceID(line.juice), quantity: line.quantity ?? 1,
+                             options: Dictionary(uniqueKeysWithValues: (line.options ?? [:]).map { group, options in
+                                 (OptionGroupID(group), options.map { OptionID($0) })
+                             }))
+                }
+            // One of the two: a body with both (or neither) says no order a client could mean.
+            default: throw APIError(.badRequest, "invalid_body", .missingField, ["field": .text("lines")])
+            }
+            return JuiceBar.OrderRequest(lines: cart, member: member, pickup: pickup ?? false,
+                                         expectedTotal: expectedTotal, payment: payment)
+        }
     }
 
     struct StatusRequest: Decodable { let status: OrderStatus }
@@ -25,6 +56,7 @@ struct JuiceBarAPI {
             .post(use: order)
             .get(":id", use: findOrder)
             .post(":id/cancel", use: cancelOrder)
+            .post(":id/payment", use: payOrder)
         api.group("queue")
             .get(use: queue)
             .get("wait", use: wait)
@@ -52,9 +84,10 @@ struct JuiceBarAPI {
     /// Orders a juice, once per `Idempotency-Key`.
     @Sendable func order(_ request: Request, context: ShopRequestContext) async throws -> Response {
         try await idempotent.handle(request, context: context, answering: Self.ordered) { request, context, key in
-            let body = try await request.decodeJSON(OrderRequest.self)
-            return try await juiceBar.order(JuiceID(body.juice), actor: context.actor, member: context.account?.id,
-                                            pickup: body.pickup ?? false, key: key)
+            let body = try await request.decodeJSON(OrderBody.self)
+            // Money is taken at the counter: a member's app pays there, or ahead with Toss.
+            if body.payment != nil { _ = try context.requireStaff() }
+            return try await juiceBar.order(try body.request(member: context.account?.id), actor: context.actor, key: key)
         }
     }
 
@@ -75,6 +108,15 @@ struct JuiceBarAPI {
             let id = try orderID(context)
             let asked = try await request.decodeJSON(StatusRequest.self)
             return try await juiceBar.move(order: id, to: asked.status, actor: context.actor, key: key)
+        }
+    }
+
+    /// Staff take the payment of an order accepted unpaid, once per `Idempotency-Key`.
+    @Sendable func payOrder(_ request: Request, context: ShopRequestContext) async throws -> Response {
+        _ = try context.requireStaff()
+        return try await idempotent.handle(request, context: context, answering: { StoredAnswer.json($0) }) { request, context, key in
+            let payment = try await request.decodeJSON(PaymentRequest.self)
+            return try await juiceBar.pay(order: try orderID(context), with: payment, actor: context.actor, key: key)
         }
     }
 

@@ -49,13 +49,25 @@ public final class JuiceBarService: Sendable {
 
     /// Takes an order: made on the spot, or with `pickup`, queued as `received` with its number.
     /// `key`: the request's `Idempotency-Key`, kept with the order.
+    public func order(_ request: OrderRequest, actor: String, key: IdempotentWrite? = nil) async throws -> OrderReceipt {
+        let receipt = try await store.order(request, actor: actor, key: key)
+        adopt(receipt.stock)
+        if request.pickup { queueChanged() }
+        return receipt
+    }
+
+    /// One cup of `juice` with its default options, unpaid.
     public func order(
         _ juice: JuiceID, actor: String, member: Int64? = nil, pickup: Bool = false, key: IdempotentWrite? = nil
     ) async throws -> OrderReceipt {
-        let receipt = try await store.order(juice, actor: actor, member: member, pickup: pickup, key: key)
-        adopt(receipt.stock)
-        if pickup { queueChanged() }
-        return receipt
+        try await order(.cup(of: juice, member: member, pickup: pickup), actor: actor, key: key)
+    }
+
+    /// Takes the payment of an order accepted unpaid.
+    public func pay(order id: Int64, with payment: PaymentRequest, actor: String, key: IdempotentWrite? = nil) async throws -> Order {
+        let order = try await store.pay(order: id, with: payment, actor: actor, key: key)
+        queueChanged()
+        return order
     }
 
     /// Staff move an order forward; `OrderError` for an unknown order or a move back.

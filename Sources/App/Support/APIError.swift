@@ -138,6 +138,7 @@ extension APIError {
                 return APIError(.conflict, error.code, error.message, details: ["juice": .string(juice.rawValue)])
             case .priceChanged(_, let total):
                 return APIError(.conflict, error.code, error.message, details: ["total": .int(total)])
+            case .alreadyPaid, .orderCancelled: return APIError(.conflict, error.code, error.message)
             default: return APIError(.unprocessableContent, error.code, error.message)
             }
         case let error as VendingError:
@@ -274,6 +275,9 @@ extension SaleError {
                                        "max": .won(Prices.range.upperBound)])
         case .priceChanged(let expected, let total): Message(.priceChanged, ["expected": .won(expected), "total": .won(total)])
         case .notEnoughCash(let total, let received): Message(.notEnoughCash, ["total": .won(total), "received": .won(received)])
+        case .badPayment: Message(.badPayment)
+        case .alreadyPaid(let id): Message(.alreadyPaid, ["id": .text(String(id))])
+        case .orderCancelled(let id): Message(.orderCancelled, ["id": .text(String(id))])
         }
     }
 }

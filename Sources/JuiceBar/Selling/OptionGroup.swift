@@ -98,6 +98,8 @@ public enum Prices {
     public static let quantity = 1...99
     /// Lines of one order.
     public static let lines = 1...20
+    /// Cash handed over for one order.
+    public static let received = 0...100_000_000
 
     /// The VAT inside a price that includes it (10 %): what a Korean receipt prints as 부가세,
     /// the total less its supply value (공급가액) rounded to the won.

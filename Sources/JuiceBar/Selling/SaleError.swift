@@ -21,6 +21,12 @@ public enum SaleError: Error, Hashable, Sendable {
     case priceChanged(expected: Int, total: Int)
     /// Cash handed over is less than the total.
     case notEnoughCash(total: Int, received: Int)
+    /// Cash out of a till's range, or an approval number that is not one.
+    case badPayment
+    /// The order was paid already.
+    case alreadyPaid(order: Int64)
+    /// A cancelled order is not paid.
+    case orderCancelled(order: Int64)
 
     /// A short machine-readable code: the API's `error` field.
     public var code: String {
@@ -36,6 +42,9 @@ public enum SaleError: Error, Hashable, Sendable {
         case .priceOutOfRange: "price_out_of_range"
         case .priceChanged: "price_changed"
         case .notEnoughCash: "not_enough_cash"
+        case .badPayment: "bad_payment"
+        case .alreadyPaid: "already_paid"
+        case .orderCancelled: "order_cancelled"
         }
     }
 }

@@ -98,7 +98,8 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
     static let orderColumns: PostgresColumns = [
         "id": "bigint", "juice_id": "text", "time": "double precision", "actor": "text", "number": "integer",
         "day": "text", "status": "text", "status_time": "double precision", "ready_time": "double precision",
-        "pickup": "boolean", "account_id": "bigint",
+        "pickup": "boolean", "account_id": "bigint", "lines": "text", "total": "integer", "vat": "integer",
+        "payment": "text", "refund": "text",
     ]
 
     static func order(_ row: PostgresRow) throws -> Order {
@@ -107,13 +108,16 @@ public struct PostgresJuiceBarStore: JuiceBarStore {
 
     /// The one decoder of an order, from a row of `orderColumns`, wherever it comes from.
     static func order(_ cells: PostgresRandomAccessRow) throws -> Order {
-        Order(id: try cells.decode("id"), juice: JuiceID(try cells.decode("juice_id", as: String.self)),
-              time: Date(storedValue: try cells.decode("time")), actor: try cells.decode("actor"),
-              number: try cells.decode("number"), day: try cells.decode("day"),
-              status: OrderStatus(rawValue: try cells.decode("status")) ?? .pickedUp,
-              statusTime: Date(storedValue: try cells.decode("status_time")),
-              readyTime: try cells.decode("ready_time", as: Double?.self).map(Date.init(storedValue:)),
-              pickup: try cells.decode("pickup"), member: try cells.decode("account_id"))
+        let order = Order(
+            id: try cells.decode("id"), juice: JuiceID(try cells.decode("juice_id", as: String.self)),
+            time: Date(storedValue: try cells.decode("time")), actor: try cells.decode("actor"),
+            number: try cells.decode("number"), day: try cells.decode("day"),
+            status: OrderStatus(rawValue: try cells.decode("status")) ?? .pickedUp,
+            statusTime: Date(storedValue: try cells.decode("status_time")),
+            readyTime: try cells.decode("ready_time", as: Double?.self).map(Date.init(storedValue:)),
+            pickup: try cells.decode("pickup"), member: try cells.decode("account_id"))
+        return try StoredSale(lines: try cells.decode("lines"), total: try cells.decode("total"), vat: try cells.decode("vat"),
+                              payment: try cells.decode("payment"), refund: try cells.decode("refund")).applied(to: order)
     }
 
     public func ledger(limit: Int?) async throws -> [LedgerEntry] {
@@ -309,6 +313,8 @@ extension PostgresJuiceBarStore {
         let moved = Array(plans.reduce(into: [Int64: Order]()) { moved, plan in
             if let order = plan.changedOrder { moved[order.id] = order }
         }.values)
+        let sales = try orders.map(StoredSale.init)
+        let movedSales = try moved.map(StoredSale.init)
         var orderIDs: [Int64] = []
         var lineIDs: [Int64] = []
         var version: Int64 = 0
@@ -317,13 +323,16 @@ extension PostgresJuiceBarStore {
             orderActors: orders.map(\.actor), orderMembers: orders.map { $0.member ?? 0 },
             orderNumbers: orders.map(\.number), orderDays: orders.map(\.day), orderStatuses: orders.map(\.status.rawValue),
             orderReadyTimes: orders.map { $0.readyTime?.storedValue ?? -1 }, orderPickups: orders.map(\.pickup),
+            orderLines: sales.map(\.lines), orderTotals: sales.map(\.total), orderVats: sales.map(\.vat),
+            orderPayments: sales.map { $0.payment ?? "" },
             lineTimes: lines.map(\.line.time.storedValue), lineFruits: lines.map(\.line.fruit.rawValue),
             lineDeltas: lines.map(\.line.delta), lineCountsAfter: lines.map(\.line.countAfter),
             lineCauses: lines.map(\.line.cause.rawValue), lineJuices: lines.map { $0.line.juice?.rawValue ?? "" },
             linePlaces: lines.map(\.order), lineOrders: lines.map { $0.line.orderID ?? 0 }, lineActors: lines.map(\.line.actor),
             countFruits: counts.keys.map(\.rawValue), counts: Array(counts.values),
             movedOrders: moved.map(\.id), movedStatuses: moved.map(\.status.rawValue),
-            movedTimes: moved.map(\.statusTime.storedValue), movedReadyTimes: moved.map { $0.readyTime?.storedValue ?? -1 })
+            movedTimes: moved.map(\.statusTime.storedValue), movedReadyTimes: moved.map { $0.readyTime?.storedValue ?? -1 },
+            movedPayments: movedSales.map { $0.payment ?? "" }, movedRefunds: movedSales.map { $0.refund ?? "" })
         for try await (kind, id) in try await connection.execute(statement, logger: PostgresConnection.quiet) {
             switch StoreBatch.Answer(rawValue: kind) {
             case .order: orderIDs.append(id)
@@ -372,7 +381,8 @@ extension PostgresJuiceBarStore {
     /// The statement that stores a batch, prepared once per connection so that PostgreSQL plans
     /// it once: the orders, their ledger lines (each line names a new order by its place among the
     /// batch's orders, 1, 2, …, or a stored order by its id, or neither: 0), the counts, and the
-    /// orders moved or cancelled (a ready time of -1: none). Answers a row per `Answer`.
+    /// orders moved, paid or cancelled (a ready time of -1, a payment or refund of '': none).
+    /// Answers a row per `Answer`.
     struct StoreBatch: PostgresPreparedStatement {
         /// The kinds of row the statement answers, named by their first cell.
         enum Answer: Int {
@@ -390,11 +400,14 @@ extension PostgresJuiceBarStore {
 
         static let sql = """
             WITH made AS (
-                INSERT INTO juice_order (juice_id, time, actor, account_id, number, day, status, status_time, ready_time, pickup)
-                SELECT juice, time, actor, nullif(member, 0), number, day, status, time, nullif(ready, -1), pickup
+                INSERT INTO juice_order (juice_id, time, actor, account_id, number, day, status, status_time, ready_time, pickup,
+                                         lines, total, vat, payment)
+                SELECT juice, time, actor, nullif(member, 0), number, day, status, time, nullif(ready, -1), pickup,
+                       lines, total, vat, nullif(payment, '')
                 FROM unnest($1::text[], $2::float8[], $3::text[], $4::int8[], $5::int8[], $6::text[], $7::text[],
-                            $8::float8[], $9::bool[])
-                     WITH ORDINALITY AS o(juice, time, actor, member, number, day, status, ready, pickup, n)
+                            $8::float8[], $9::bool[], $25::text[], $26::int8[], $27::int8[], $28::text[])
+                     WITH ORDINALITY AS o(juice, time, actor, member, number, day, status, ready, pickup, lines, total, vat,
+                                          payment, n)
                 ORDER BY n
                 RETURNING id
             ), placed AS (
@@ -415,8 +428,10 @@ extension PostgresJuiceBarStore {
                 WHERE fruit.id = c.id
                 RETURNING fruit.id
             ), moved AS (
-                UPDATE juice_order SET status = m.status, status_time = m.time, ready_time = nullif(m.ready, -1)
-                FROM unnest($21::int8[], $22::text[], $23::float8[], $24::float8[]) AS m(id, status, time, ready)
+                UPDATE juice_order SET status = m.status, status_time = m.time, ready_time = nullif(m.ready, -1),
+                                       payment = nullif(m.payment, ''), refund = nullif(m.refund, '')
+                FROM unnest($21::int8[], $22::text[], $23::float8[], $24::float8[], $29::text[], $30::text[])
+                     AS m(id, status, time, ready, payment, refund)
                 WHERE juice_order.id = m.id
                 RETURNING juice_order.id
             )
@@ -430,14 +445,15 @@ extension PostgresJuiceBarStore {
 
         var orderJuices: [String], orderTimes: [Double], orderActors: [String], orderMembers: [Int64]
         var orderNumbers: [Int], orderDays: [String], orderStatuses: [String], orderReadyTimes: [Double]
-        var orderPickups: [Bool]
+        var orderPickups: [Bool], orderLines: [String], orderTotals: [Int], orderVats: [Int], orderPayments: [String]
         var lineTimes: [Double], lineFruits: [String], lineDeltas: [Int], lineCountsAfter: [Int]
         var lineCauses: [String], lineJuices: [String], linePlaces: [Int], lineOrders: [Int64], lineActors: [String]
         var countFruits: [String], counts: [Int]
         var movedOrders: [Int64], movedStatuses: [String], movedTimes: [Double], movedReadyTimes: [Double]
+        var movedPayments: [String], movedRefunds: [String]
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 24)
+            var bindings = PostgresBindings(capacity: 30)
             bindings.append(orderJuices)
             bindings.append(orderTimes)
             bindings.append(orderActors)
@@ -462,6 +478,12 @@ extension PostgresJuiceBarStore {
             bindings.append(movedStatuses)
             bindings.append(movedTimes)
             bindings.append(movedReadyTimes)
+            bindings.append(orderLines)
+            bindings.append(orderTotals)
+            bindings.append(orderVats)
+            bindings.append(orderPayments)
+            bindings.append(movedPayments)
+            bindings.append(movedRefunds)
             return bindings
         }
 

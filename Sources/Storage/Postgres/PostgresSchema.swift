@@ -77,6 +77,10 @@ enum PostgresSchema {
                     """)
             }
         }),
+        // An order keeps what it sold and how it was paid, as in SQLite (`juiceBar.v9.sales`).
+        ("sales.v13", { connection in
+            for statement in sales { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }),
         ("shop_info.v14", PostgresShopSettingStore.addShopInfo),
     ]
 
@@ -92,6 +96,14 @@ enum PostgresSchema {
             definition text NOT NULL
         )
         """,
+    ]
+
+    static let sales = [
+        "ALTER TABLE juice_order ADD COLUMN lines text NOT NULL DEFAULT '[]'",
+        "ALTER TABLE juice_order ADD COLUMN total integer NOT NULL DEFAULT 0 CHECK (total >= 0)",
+        "ALTER TABLE juice_order ADD COLUMN vat integer NOT NULL DEFAULT 0 CHECK (vat >= 0)",
+        "ALTER TABLE juice_order ADD COLUMN payment text",
+        "ALTER TABLE juice_order ADD COLUMN refund text",
     ]
 
     /// The migrations, then the making of each function whose definition is new to the database.

@@ -52,7 +52,7 @@ public struct SQLiteJuiceBarStore: JuiceBarStore {
             } else {
                 try Row.fetchAll(db, sql: "SELECT * FROM juice_order ORDER BY id DESC LIMIT ?", arguments: [limit ?? -1])
             }
-            return rows.map(Self.order)
+            return try rows.map(Self.order)
         }
     }
 
@@ -145,10 +145,13 @@ extension SQLiteJuiceBarStore {
         return book
     }
 
-    static func order(_ row: Row) -> Order {
-        Order(id: row["id"], juice: JuiceID(row["juice_id"]), time: row["time"], actor: row["actor"],
-              number: row["number"], day: row["day"], status: OrderStatus(rawValue: row["status"]) ?? .pickedUp,
-              statusTime: row["status_time"], readyTime: row["ready_time"], pickup: row["pickup"], member: row["account_id"])
+    static func order(_ row: Row) throws -> Order {
+        let order = Order(
+            id: row["id"], juice: JuiceID(row["juice_id"]), time: row["time"], actor: row["actor"],
+            number: row["number"], day: row["day"], status: OrderStatus(rawValue: row["status"]) ?? .pickedUp,
+            statusTime: row["status_time"], readyTime: row["ready_time"], pickup: row["pickup"], member: row["account_id"])
+        return try StoredSale(lines: row["lines"], total: row["total"], vat: row["vat"], payment: row["payment"],
+                              refund: row["refund"]).applied(to: order)
     }
 
     /// Writes a batch's plans: each new fruit or juice and each changed order as it comes, then
@@ -180,8 +183,10 @@ extension SQLiteJuiceBarStore {
                 lastNumbers[order.day] = order.number
             }
             if let order = plan.changedOrder {
-                try db.run("UPDATE juice_order SET status = ?, status_time = ?, ready_time = ? WHERE id = ?",
-                           order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue, order.id)
+                let sale = try StoredSale(order)
+                try db.run("UPDATE juice_order SET status = ?, status_time = ?, ready_time = ?, payment = ?, refund = ? WHERE id = ?",
+                           order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue,
+                           sale.payment, sale.refund, order.id)
             }
             plan.ledger = plan.ledgerLines(orderID: plan.order?.id).map { line in
                 var line = line
@@ -193,10 +198,12 @@ extension SQLiteJuiceBarStore {
             counts.merge(plan.counts) { _, newer in newer }
             stored.append(plan)
         }
-        try db.insert(newOrders, orderInsert) { order, row in
+        let sales = try newOrders.map(StoredSale.init)
+        try db.insert(Array(zip(newOrders, sales)), orderInsert) { sold, row in
+            let (order, sale) = sold
             row.bind(order.id, order.juice.rawValue, order.time.storedValue, order.actor, order.member, order.number,
                      order.day, order.status.rawValue, order.statusTime.storedValue, order.readyTime?.storedValue,
-                     order.pickup)
+                     order.pickup, sale.lines, sale.total, sale.vat, sale.payment, sale.refund)
         }
         try db.insert(lines, ledgerInsert) { line, row in
             row.bind(line.id, line.time.storedValue, line.fruit.rawValue, line.delta, line.countAfter,
@@ -213,7 +220,8 @@ extension SQLiteJuiceBarStore {
     }
 
     static let orderInsert = MultiRowInsert(into: "juice_order", columns: [
-        "id", "juice_id", "time", "actor", "account_id", "number", "day", "status", "status_time", "ready_time", "pickup"])
+        "id", "juice_id", "time", "actor", "account_id", "number", "day", "status", "status_time", "ready_time", "pickup",
+        "lines", "total", "vat", "payment", "refund"])
     static let ledgerInsert = MultiRowInsert(into: "stock_ledger", columns: [
         "id", "time", "fruit_id", "delta", "count_after", "cause", "juice_id", "order_id", "actor"])
 

@@ -33,6 +33,7 @@ enum SQLiteSchema {
         ("idempotency.v4.requestFingerprints", requestFingerprints),
         ("shop.v1.namesAsInPostgres", namesAsInPostgres),
         ("juiceBar.v8.prices", prices),
+        ("juiceBar.v9.sales", sales),
         ("shopSetting.v2.shopInfo", SQLiteShopSettingStore.addShopInfo),
     ]
 
@@ -672,6 +673,18 @@ enum SQLiteSchema {
             try db.execute(sql: "UPDATE juice SET price = ?, option_groups = ? WHERE id = ?",
                            arguments: [juice.price, try juice.optionGroups.storedDefinition(), juice.id.rawValue])
         }
+    }
+
+    /// An order keeps what it sold and how it was paid (`StoredSale`). An order from before has
+    /// no lines, no total and no payment: one cup at no price, as it was.
+    private static func sales(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE juice_order ADD COLUMN lines TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE juice_order ADD COLUMN total INTEGER NOT NULL DEFAULT 0 CHECK (total >= 0);
+            ALTER TABLE juice_order ADD COLUMN vat INTEGER NOT NULL DEFAULT 0 CHECK (vat >= 0);
+            ALTER TABLE juice_order ADD COLUMN payment TEXT;
+            ALTER TABLE juice_order ADD COLUMN refund TEXT;
+            """)
     }
 
     /// `column` is one of `values`, in SQL: `(column = 'a' OR column = 'b' …)`. Not `column IN

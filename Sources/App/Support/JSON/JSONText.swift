@@ -91,6 +91,12 @@ struct JSONText {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        followsValue = true
+    }
+
     mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)

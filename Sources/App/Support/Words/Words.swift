@@ -86,7 +86,7 @@ enum MessageKey: String, CaseIterable, Sendable {
     case invalidText, emptyRecipe, outOfStock
     // Selling: carts, prices and the menu's option groups.
     case unknownOption, repeatedOption, optionsRequired, tooManyOptions, badQuantity, juiceSoldOut
-    case invalidOptionGroup, priceOutOfRange, priceChanged, notEnoughCash
+    case invalidOptionGroup, priceOutOfRange, priceChanged, notEnoughCash, badPayment, alreadyPaid, orderCancelled
     // The queue's.
     case unknownOrder, cannotMove, cannotCancel, notYourOrder, unknownStatus
     // Closing the day.
