@@ -184,8 +184,8 @@ public struct JuiceBarBook: Hashable, Sendable {
 
     private mutating func pay(_ id: Int64, with request: PaymentRequest, at time: Date) throws -> StockPlan {
         var order = try requireOrder(id)
-        guard order.payment == nil else { throw SaleError.alreadyPaid(order: id) }
         guard order.status != .cancelled else { throw SaleError.orderCancelled(order: id) }
+        guard order.payment == nil else { throw SaleError.alreadyPaid(order: id) }
         order.payment = try request.settle(order.total, at: time)
         orders[id] = order
         return StockPlan(changedOrder: order)

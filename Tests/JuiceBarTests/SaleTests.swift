@@ -97,4 +97,33 @@ import Testing
         let cancel = try book.decide(.cancel(order: 9, by: .staff), actor: "staff", at: time)
         #expect(cancel.changedOrder?.refund == nil && book.stock["kiwi"] == 13)
     }
+
+    /// Random carts sold against a small stock, then every accepted one cancelled: no count ever
+    /// goes below zero, a refused cart changes nothing, and the cancels give back exactly what the
+    /// sales took.
+    @Test mutating func randomCartsNeverTakeStockBelowZeroAndCancelsGiveItAllBack() throws {
+        var generator = SplitMix(seed: 51)
+        let start = Stock(["strawberry": 60, "banana": 20, "pineapple": 20, "kiwi": 20, "mango": 20])
+        book.stock = start
+        var sold: [Order] = []
+        for id in Int64(1)...400 {
+            let lines = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                CartLine(juice: Menu.seed.juices.randomElement(using: &generator)!.id, quantity: Int.random(in: 1...3, using: &generator),
+                         options: Bool.random(using: &generator) ? ["size": ["large"]] : [:])
+            }
+            let before = book
+            do {
+                var order = try #require(try book.decide(.order(OrderRequest(lines: lines, pickup: true)), actor: "s", at: time).order)
+                order.id = id
+                book.orders[id] = order
+                sold.append(order)
+            } catch is OutOfStock {
+                #expect(book == before)
+            }
+            #expect(book.stock.counts.values.allSatisfy { $0 >= 0 })
+        }
+        #expect(sold.count > 10 && book.stock != start)
+        for order in sold { _ = try book.decide(.cancel(order: order.id, by: .staff), actor: "s", at: time) }
+        #expect(book.stock == start)
+    }
 }
