@@ -181,6 +181,7 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
     JuiceBarAPI(juiceBar: shop.juiceBar, idempotent: shop.idempotent).addRoutes(to: api)
     MenuAPI(juiceBar: shop.juiceBar).addRoutes(to: api)
     JuiceBarPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
+    MenuPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     QueuePages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     VendingAPI(vending: shop.vending, idempotent: shop.idempotent, calendar: { shop.calendar.current }).addRoutes(to: api)
     VendingPages(vending: shop.vending).addRoutes(to: pages)

@@ -28,3 +28,10 @@ public enum JuiceBarError: Error, Hashable, Sendable {
         }
     }
 }
+
+/// A whole number typed by a person (a count, a price, an amount), or the refusal that says it is
+/// not one; its bounds are the rule's that uses it.
+public func wholeNumber(_ text: String) throws(JuiceBarError) -> Int {
+    guard let number = Int(text) else { throw .notANumber(text) }
+    return number
+}

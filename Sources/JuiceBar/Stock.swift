@@ -9,7 +9,7 @@ public enum StockLimits {
 
     /// Reads a count typed by a person: a whole number within bounds, or the error that says why not.
     public static func parseCount(_ text: String) throws(JuiceBarError) -> Int {
-        guard let count = Int(text) else { throw .notANumber(text) }
+        let count = try wholeNumber(text)
         try validate(count: count)
         return count
     }

@@ -108,12 +108,6 @@ func fail(_ reason: String, code: Int32) -> ExitCode {
     return ExitCode(code)
 }
 
-/// A whole number typed by a person, or the refusal that says it is not one.
-func wholeNumber(_ text: String) throws -> Int {
-    guard let number = Int(text) else { throw JuiceBarError.notANumber(text) }
-    return number
-}
-
 /// The options of a command that prints what it did or found: the shop, and `--json`.
 struct AnswerOptions: ParsableArguments {
     @OptionGroup var shop: ShopOptions

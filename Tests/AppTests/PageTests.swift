@@ -57,7 +57,7 @@ import Testing
     @Test func pagesCarryTheTokenForScriptsAndForms() async throws {
         try await TestShop().run { client in
             let staff = try await client.staffCookie()
-            for page in ["/", "/vending", "/home", "/kitchen", "/board", "/reports", "/login", "/signup"] {
+            for page in ["/", "/vending", "/home", "/kitchen", "/board", "/reports", "/menu", "/login", "/signup"] {
                 let html = try await client.execute(uri: page, method: .get, headers: [.cookie: staff]) { $0 }.text
                 let token = HTTPFields.csrfToken(staff)
                 #expect(html.contains(#"<meta name="csrf-token" content="\#(token)">"#), "\(page)")

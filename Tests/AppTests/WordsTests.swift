@@ -50,7 +50,7 @@ import VendingMachine
             ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
             ("vending", Words.korean.vending, Words.english.vending), ("queue", Words.korean.queue, Words.english.queue),
             ("reports", Words.korean.reports, Words.english.reports),
-            ("account", Words.korean.account, Words.english.account),
+            ("account", Words.korean.account, Words.english.account), ("menu", Words.korean.menu, Words.english.menu),
         ]
         for (section, korean, english) in sections {
             for (koreanWord, englishWord) in zip(Mirror(reflecting: korean).children, Mirror(reflecting: english).children) {
@@ -73,6 +73,14 @@ import VendingMachine
     func everyAccountNoticeIsInBothTablesAndTranslated(notice: AccountNotice) throws {
         #expect(Self.hasHangul(try #require(Words.korean.account.notices[notice], "no Korean words for \(notice)")))
         #expect(Self.isEnglish(try #require(Words.english.account.notices[notice], "no English words for \(notice)")))
+    }
+
+    @Test(arguments: MenuNotice.allCases)
+    func everyMenuNoticeIsInBothTablesAndTranslated(notice: MenuNotice) throws {
+        let korean = try #require(Words.korean.menu.notices[notice], "no Korean words for \(notice)")
+        let english = try #require(Words.english.menu.notices[notice], "no English words for \(notice)")
+        #expect(Self.hasHangul(korean) && Self.isEnglish(english))
+        #expect(Self.placeholders(korean) == ["juice"] && Self.placeholders(english) == ["juice"], "\(notice)")
     }
 
     @Test func bothTablesNameTheSameFieldsAndKinds() {

@@ -181,6 +181,7 @@ def test_every_kind_of_answer_carries_the_security_headers(shop, image_path):
         "page /": guest.get("/"),
         "page /vending (English)": guest.get("/vending?lang=en"),
         "page /reports (staff)": staff.get("/reports"),
+        "page /menu (staff)": staff.get("/menu"),
         "API JSON /api/stock": guest.get("/api/stock"),
         "API JSON /api/menu": guest.get("/api/menu"),
         "an order refused": guest.post("/api/orders", json={"juice": "noSuchJuice"}),
@@ -267,7 +268,7 @@ def test_staff_change_stock_and_move_an_order_with_no_violation(watched, shop, r
     card.locator(".advance").click()
     expect(card).to_have_attribute("data-status", "making")
 
-    for path in ("/board", "/reports", "/home", "/vending"):
+    for path in ("/board", "/reports", "/menu", "/home", "/vending"):
         staff.visit(path)
     member.assert_no_problems()
     staff.assert_no_problems()

@@ -61,12 +61,19 @@ struct MenuAPI {
 
     /// The juice the path names, which must be on the menu.
     private func juiceID(_ context: ShopRequestContext) throws -> JuiceID {
-        let id = JuiceID(try context.parameters.require("id"))
-        guard let juice = juiceBar.menu.juice(id), !juice.retired else { throw SaleError.unknownJuice(id) }
-        return id
+        try juiceBar.menu.juiceOnMenu(JuiceID(try context.parameters.require("id"))).id
     }
 
     private func answer(_ id: JuiceID, in menu: Menu) -> MenuAnswer.Item {
         MenuAnswer.Item(menu.juice(id)!, in: menu, stock: juiceBar.stock.stock)
+    }
+}
+
+extension Menu {
+    /// The juice `id` names while it is on the menu: to staff's edits a retired juice is as unknown
+    /// as one never added.
+    func juiceOnMenu(_ id: JuiceID) throws(SaleError) -> Juice {
+        guard let juice = juice(id), !juice.retired else { throw .unknownJuice(id) }
+        return juice
     }
 }

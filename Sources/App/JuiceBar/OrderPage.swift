@@ -99,4 +99,12 @@ extension Menu {
     func juiceNames(in language: Language) -> [String: String] {
         Dictionary(uniqueKeysWithValues: juices.map { ($0.id.rawValue, $0.name[language]) })
     }
+
+    /// A juice's recipe as staff read it: `🍓 딸기 10 · 🍌 바나나 1`.
+    func recipeLine(of juice: Juice, in language: Language) -> String {
+        juice.recipe.map { ingredient in
+            let fruit = fruit(ingredient.fruit)
+            return "\(fruit?.emoji ?? "") \(fruit?.name[language] ?? ingredient.fruit.rawValue) \(ingredient.amount)"
+        }.joined(separator: " · ")
+    }
 }

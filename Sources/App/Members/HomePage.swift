@@ -47,7 +47,8 @@ struct HomePage {
         let allWords = Words.of(language)
         let now = Date()
         return Templates.page(.home, Model(
-            header: PageHeader(.home, title: words.title, account: account, language: language, request: request), words: words,
+            header: PageHeader(.home, title: words.title, account: account, language: language, request: request, path: "/home"),
+            words: words,
             greeting: words.greeting.filling(["name": account.name]),
             news: news.map { item in
                 NewsLine(id: item.id, title: item.title, body: item.body, imagePath: item.imageID.map(imagePath),

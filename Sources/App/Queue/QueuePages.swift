@@ -36,12 +36,7 @@ struct QueuePages {
             words: words.queue, common: words.common,
             statuses: words.statusNames,
             juiceNames: menu.juiceNames(in: language),
-            recipes: Dictionary(uniqueKeysWithValues: menu.juices.map { juice in
-                (juice.id.rawValue, juice.recipe.map { ingredient in
-                    let fruit = menu.fruit(ingredient.fruit)
-                    return "\(fruit?.emoji ?? "") \(fruit?.name[language] ?? ingredient.fruit.rawValue) \(ingredient.amount)"
-                }.joined(separator: " · "))
-            }),
+            recipes: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, menu.recipeLine(of: $0, in: language)) }),
             queue: try await juiceBar.readQueue().map { QueueEntry($0, now: Date()) },
             lateAfterSeconds: Self.lateAfterSeconds)
         let title = kind == .kitchen ? words.queue.kitchenTitle : words.queue.boardTitle

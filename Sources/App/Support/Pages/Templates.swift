@@ -11,7 +11,7 @@ enum Template: String, CaseIterable {
     /// What every page fills (`{{<layout}}`), and the header in it.
     case layout, header
     // The pages.
-    case order, vending, home, kitchen, board, reports, login, signup, formRefused = "form-refused"
+    case order, vending, home, kitchen, board, reports, menu, login, signup, formRefused = "form-refused"
     // Parts of pages.
     case productArt = "product-art", salesChart = "sales-chart", kakaoButton = "kakao-button", kakaoSymbol = "kakao-symbol"
     /// The anti-CSRF field every form that posts holds (`{{> csrf-field}}`; `PageTests` checks each does).
@@ -66,10 +66,10 @@ protocol PageModel {
 }
 
 /// The header every page shows (`header.mustache`): the shop's name, the page's title, the
-/// pages (쥬스 주문 · 자판기 · 홈), who is signed in with 로그아웃 or else 로그인, and the language.
+/// pages (쥬스 주문 · 자판기 · 홈, and staff's), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp, kitchen, board, reports, formRefused
+        case order, vending, home, signIn, signUp, kitchen, board, reports, menu, formRefused
     }
 
     /// The `<title>` and the page's `<h1>`.
@@ -85,11 +85,14 @@ struct PageHeader {
     let isHome: Bool
     let isKitchen: Bool
     let isReports: Bool
+    let isMenu: Bool
     /// The page's anti-CSRF token (`CSRFToken`): in the layout's `<meta name="csrf-token">` for its
     /// scripts and in every form that posts (`csrf-field.mustache`); empty outside a request.
     let csrfToken: String
 
-    init(_ page: Page, title: String, account: Account?, language: Language, request: Request) {
+    /// `path`: the page's own, when a form posted elsewhere draws it again (`POST /menu/juices/kiwiJuice`
+    /// draws `/menu`), so the language link goes to the page, not to the form's route.
+    init(_ page: Page, title: String, account: Account?, language: Language, request: Request, path: String? = nil) {
         self.title = title
         lang = language.rawValue
         strings = .of(language)
@@ -100,12 +103,13 @@ struct PageHeader {
         }
         self.links = links
         self.account = account.map { SignedIn(name: $0.name, isStaff: $0.isStaff) }
-        languageSwitch = LanguageSwitch(request, language)
+        languageSwitch = LanguageSwitch(path: path ?? request.uri.path, language)
         isOrder = page == .order
         isVending = page == .vending
         isHome = page == .home
         isKitchen = page == .kitchen
         isReports = page == .reports
+        isMenu = page == .menu
         csrfToken = CSRFToken.page?.token ?? ""
     }
 }
@@ -117,9 +121,9 @@ struct LanguageSwitch {
     /// The other language's code: the link's text is in it.
     let lang: String
 
-    init(_ request: Request, _ language: Language) {
+    init(path: String, _ language: Language) {
         let other: Language = language == .ko ? .en : .ko
-        href = "\(request.uri.path)?lang=\(other.rawValue)"
+        href = "\(path)?lang=\(other.rawValue)"
         label = CommonWords.of(language).otherLanguage
         lang = other.rawValue
     }
@@ -132,6 +136,7 @@ struct PageLinks {
     let home: String
     let kitchen: String
     let reports: String
+    let menu: String
     var signIn: String
     let signUp: String
 
@@ -148,6 +153,7 @@ struct PageLinks {
         home = "/home" + query
         kitchen = "/kitchen" + query
         reports = "/reports" + query
+        menu = "/menu" + query
         signIn = "/login" + query
         signUp = "/signup" + query
     }
@@ -156,6 +162,6 @@ struct PageLinks {
 /// Who is signed in, as the header shows them.
 struct SignedIn {
     let name: String
-    /// Staff also see the making screen in the header.
+    /// Staff also see the making screen, the day reports and 메뉴 관리 in the header.
     let isStaff: Bool
 }

@@ -9,7 +9,7 @@ extension Words {
             addLabel: "{fruit}: add one", close: "Close",
             username: "Username", password: "Password", signIn: "Sign in", signOut: "Sign out", signInTitle: "Sign in",
             signUp: "Sign up", name: "Name", signUpTitle: "Sign up", noAccount: "No account yet?", vending: "Vending machine",
-            home: "Home", kitchen: "Making Screen", reports: "Day Reports", low: "Low", staffOnly: "Only staff can edit the stock.", failed: "Something went wrong. Please try again.",
+            home: "Home", kitchen: "Making Screen", reports: "Day Reports", menuManagement: "Menu", low: "Low", staffOnly: "Only staff can edit the stock.", failed: "Something went wrong. Please try again.",
             otherLanguage: "한국어", fruitCounts: "Fruit stock", juices: "Juices", shopName: "JuiceMaker", navigation: "Pages",
             countLabel: "{fruit}: count", countRange: "Enter a whole number from 0 to {max}.",
             shortageLine: "{fruit}: {needed} needed · {available} left",
@@ -59,6 +59,19 @@ extension Words {
             chartTitle: "Sales of the last shop days", noReports: "No shop day has been closed yet.",
             closeQuestion: "Close the shop day {day}? Its report can never be changed once stored.",
             closed: "Stored report {number} for {day}.", chartBar: "{made} juices · vending {won}"),
+        menu: MenuWords(
+            title: "Menu", juices: "Juices", recipe: "Recipe", price: "Price (won)", options: "Options", save: "Save",
+            onSale: "On sale", markSoldOut: "Mark sold out", backOnSale: "Back on sale", retire: "Retire",
+            retireQuestion: "Retire {juice}? Past orders, receipts and reports keep it.",
+            addTitle: "Add a juice", id: "ID", idHint: "A letter, then letters and digits, up to 40 (e.g. orangeJuice)",
+            nameKo: "Korean name", nameEn: "English name", recipeHint: "How many of each fruit go in; blank or 0 leaves it out.",
+            add: "Add", retiredTitle: "Retired juices", groupsTitle: "Option groups", noJuices: "No juices on the menu.",
+            groupChoice: "choose {min}–{max}", groupExactly: "choose {count}",
+            notices: [
+                .added: "Added {juice} to the menu.", .saved: "Saved the price and options of {juice}.",
+                .soldOut: "{juice} is marked sold out: it cannot be ordered until it is back on sale.",
+                .onSale: "{juice} is on sale again.", .retired: "Retired {juice}: past orders keep it.",
+            ]),
         statuses: [.received: "Received", .making: "Making", .ready: "Ready", .pickedUp: "Picked up", .cancelled: "Cancelled"],
         messages: [
             .unknownFruit: "There is no fruit '{id}'.",

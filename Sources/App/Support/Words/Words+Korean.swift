@@ -9,7 +9,7 @@ extension Words {
             close: "닫기",
             username: "아이디", password: "비밀번호", signIn: "로그인", signOut: "로그아웃", signInTitle: "로그인",
             signUp: "가입하기", name: "이름", signUpTitle: "회원가입", noAccount: "계정이 없으신가요?", vending: "자판기",
-            home: "홈", kitchen: "제조 화면", reports: "마감 보고서", low: "부족", staffOnly: "직원만 재고를 수정할 수 있어요.", failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
+            home: "홈", kitchen: "제조 화면", reports: "마감 보고서", menuManagement: "메뉴 관리", low: "부족", staffOnly: "직원만 재고를 수정할 수 있어요.", failed: "요청을 처리하지 못했어요. 다시 시도해 주세요.",
             otherLanguage: "English", fruitCounts: "과일 재고", juices: "쥬스 메뉴", shopName: "쥬스메이커", navigation: "메뉴",
             countLabel: "{fruit} 수량", countRange: "0부터 {max}까지의 수를 입력해 주세요.",
             shortageLine: "{fruit} {needed}개 필요 · 지금 {available}개",
@@ -59,6 +59,19 @@ extension Words {
             noReports: "아직 마감한 영업일이 없어요.",
             closeQuestion: "{day} 영업을 마감할까요? 마감 보고서는 저장된 뒤 바꿀 수 없어요.",
             closed: "{day} 마감 보고서 {number}번을 저장했어요.", chartBar: "쥬스 {made}잔 · 자판기 {won}"),
+        menu: MenuWords(
+            title: "메뉴 관리", juices: "메뉴", recipe: "레시피", price: "가격(원)", options: "옵션", save: "저장",
+            onSale: "판매 중", markSoldOut: "품절로 표시", backOnSale: "다시 판매", retire: "메뉴에서 내리기",
+            retireQuestion: "{juice} 메뉴를 내릴까요? 지난 주문과 영수증, 보고서에는 그대로 남아요.",
+            addTitle: "새 쥬스 추가", id: "영문 ID", idHint: "영문자로 시작해 영문자와 숫자로 40자까지 (예: orangeJuice)",
+            nameKo: "한국어 이름", nameEn: "영어 이름", recipeHint: "과일마다 들어가는 개수예요. 비우거나 0이면 넣지 않아요.",
+            add: "추가", retiredTitle: "내린 메뉴", groupsTitle: "옵션 그룹", noJuices: "메뉴에 쥬스가 없어요.",
+            groupChoice: "{min}~{max}개 고르기", groupExactly: "{count}개 고르기",
+            notices: [
+                .added: "새 쥬스를 메뉴에 더했어요: {juice}", .saved: "{juice}의 가격과 옵션을 저장했어요.",
+                .soldOut: "{juice}: 품절로 표시했어요. 다시 판매할 때까지 주문할 수 없어요.", .onSale: "{juice}: 다시 판매해요.",
+                .retired: "{juice} 메뉴를 내렸어요. 지난 주문에는 그대로 남아요.",
+            ]),
         statuses: [.received: "접수", .making: "제조 중", .ready: "준비 완료", .pickedUp: "픽업 완료", .cancelled: "취소됨"],
         messages: [
             .unknownFruit: "없는 과일이에요: {id}",

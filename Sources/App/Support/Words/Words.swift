@@ -12,6 +12,7 @@ struct Words: Sendable {
     let vending: VendingWords
     let queue: QueueWords
     let reports: ReportWords
+    let menu: MenuWords
     /// Each order status as a person reads it: `received` is `접수`.
     let statuses: [OrderStatus: String]
 
@@ -179,6 +180,8 @@ struct CommonWords: Encodable, Sendable {
     let home: String
     let kitchen: String
     let reports: String
+    /// Staff's page of 메뉴 관리 (`/menu`).
+    let menuManagement: String
     /// A fruit at or below its reorder level.
     let low: String
     let staffOnly: String
@@ -250,4 +253,22 @@ struct ReportWords: Encodable, Sendable {
     let closed: String
     /// A bar's label in the chart: `{made}`, `{won}`.
     let chartBar: String
+}
+
+/// 메뉴 관리 (`/menu`): the juices with their prices, option groups and 품절, a new juice, the
+/// juices retired, and what the last change came to.
+struct MenuWords: Sendable {
+    let title, juices, recipe, price, options, save, onSale, markSoldOut, backOnSale, retire: String
+    /// Asked before a juice is retired: `{juice}`.
+    let retireQuestion: String
+    let addTitle, id, idHint, nameKo, nameEn, recipeHint, add, retiredTitle, groupsTitle, noJuices: String
+    /// How many options a group takes: `{min}`, `{max}`; `{count}` when it takes exactly that many.
+    let groupChoice, groupExactly: String
+    /// What `/menu?done=` says, each with `{juice}`.
+    let notices: [MenuNotice: String]
+}
+
+/// What a change on `/menu` came to, as `/menu?done=` names it.
+enum MenuNotice: String, CaseIterable, Sendable {
+    case added, saved, soldOut, onSale, retired
 }
