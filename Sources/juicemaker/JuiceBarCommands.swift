@@ -218,21 +218,48 @@ extension StockCommand {
 struct OrderCommand: JuiceBarCommand {
     static let configuration = CommandConfiguration(
         commandName: "order",
-        abstract: "Make a juice on the spot, or queue it for pickup. Exits 1 when the fruit is short, naming each short fruit."
+        abstract: "Sell cups of a juice, made on the spot or queued for pickup, paid now or later. Exits 1 when the fruit is short (naming each short fruit), the juice is 품절 or the cash is short."
     )
     @OptionGroup var options: AnswerOptions
     @Argument(help: "The juice's id, e.g. strawberryBananaJuice.") var juice: String
     @Flag(help: "Queue the order for pickup (received, with a number) instead of making it on the spot.") var pickup = false
+    @Option(help: "Cups, 1...99.") var quantity = 1
+    @Option(name: .customLong("option"), help: "A choice as group=option, e.g. size=large; once per choice. Groups not named get their defaults.")
+    var choices: [String] = []
+    @Option(help: "Paid now: cash, card or transfer. Without it the order is paid later (POST /api/orders/{id}/payment).")
+    var pay: PaymentMethod?
+    @Option(help: "With --pay cash: the cash handed over (default: exactly the total).") var received: Int?
+    @Option(help: "With --pay card: the card terminal's approval number.") var approval: String?
 
     func run(on store: any JuiceBarStore) async throws {
+        var chosen: [OptionGroupID: [OptionID]] = [:]
+        for choice in choices {
+            let parts = choice.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw fail("--option \(choice): write it as group=option, e.g. size=large", code: 2)
+            }
+            chosen[OptionGroupID(parts[0]), default: []].append(OptionID(parts[1]))
+        }
+        let request = OrderRequest(lines: [CartLine(juice: JuiceID(juice), quantity: quantity, options: chosen)], pickup: pickup,
+                                   payment: pay.map { PaymentRequest(method: $0, received: received, approval: approval) })
         do {
-            let answer = OrderAnswer(try await store.order(JuiceID(juice), actor: cliActor, pickup: pickup))
-            try await options.print(answer) { [said(answer.order, menu: try await store.menu())] }
+            let answer = OrderAnswer(try await store.order(request, actor: cliActor))
+            try await options.print(answer) { [said(answer.order, menu: try await store.menu()), paid(answer.order)] }
         } catch let refusal as OutOfStock {
             let menu = try await store.menu()
             if options.json { print(refusalJSON(refusal, in: cliLanguage, menu: menu)) }
             throw fail(say(refusal, in: cliLanguage, menu: menu), code: 1)
         }
+    }
+
+    /// The total and how it was paid: `합계 13,500원 · 현금 20,000원, 거스름돈 6,500원`.
+    private func paid(_ order: Order) -> String {
+        let total = "합계 \(Won.format(order.total))"
+        guard let payment = order.payment else { return "\(total) · 미결제 (unpaid)" }
+        if let received = payment.received, let change = payment.change {
+            return "\(total) · \(payment.method.rawValue) \(Won.format(received)), 거스름돈 \(Won.format(change))"
+        }
+        return "\(total) · \(payment.method.rawValue)"
     }
 
     /// What the counter says of an order just made: its number when queued, else that it is ready.
@@ -335,3 +362,5 @@ private func orderStatus(_ text: String) throws -> OrderStatus {
     guard let status = OrderStatus(rawValue: text) else { throw OrderError.unknownStatus(text) }
     return status
 }
+
+extension PaymentMethod: ExpressibleByArgument {}

@@ -31,6 +31,23 @@ import Testing
         #expect(try cli("menu").stdout.contains("딸바쥬스"))
     }
 
+    /// Selling from the CLI: cups with options, paid in cash with change; a choice written wrong
+    /// exits 2, cash short exits 1, and neither sells anything.
+    @Test func sellsCupsWithOptionsPaidInCash() throws {
+        defer { cli.removeFiles() }
+        let sold = try cli("order", "mangoKiwiJuice", "--quantity", "2", "--option", "size=large", "--option", "ice=less",
+                           "--pay", "cash", "--received", "20000")
+        #expect(sold.status == 0 && sold.stdout.contains("합계 15,000원 · cash 20,000원, 거스름돈 5,000원"), "\(sold.stdout)")
+        #expect(try cli.stock()["mango"] == 4 && cli.stock()["kiwi"] == 6)
+        let badChoice = try cli("order", "kiwiJuice", "--option", "large")
+        #expect(badChoice.status == 2 && badChoice.stderr.contains("group=option"))
+        let short = try cli("order", "kiwiJuice", "--pay", "cash", "--received", "1000")
+        #expect(short.status == 1 && short.stderr.contains("1,000원"))
+        let unknown = try cli("order", "kiwiJuice", "--option", "size=huge")
+        #expect(unknown.status == 2)
+        #expect(try cli.stock()["kiwi"] == 6)
+    }
+
     /// 메뉴 관리 from the CLI: a price set, a juice 품절 and back, one retired; bad input exits 2.
     @Test func menuPriceSoldOutAndRetire() throws {
         defer { cli.removeFiles() }
