@@ -183,6 +183,7 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
     JuiceBarPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     MenuPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     QueuePages(juiceBar: shop.juiceBar).addRoutes(to: pages)
+    CounterPages(juiceBar: shop.juiceBar).addRoutes(to: pages)
     VendingAPI(vending: shop.vending, idempotent: shop.idempotent, calendar: { shop.calendar.current }).addRoutes(to: api)
     VendingPages(vending: shop.vending).addRoutes(to: pages)
     SessionAPI(accounts: shop.accounts).addRoutes(to: api)

@@ -26,9 +26,9 @@ function newIdempotencyKey() {
 }
 
 // POSTs `body` as JSON with an Idempotency-Key, sending it again with the same key when the
-// network fails (the answer may have been lost after the server acted).
-async function sendOnce(url, body, attempts = 3) {
-  const key = newIdempotencyKey();
+// network fails (the answer may have been lost after the server acted). `key`: one the caller
+// keeps for a sale it may send again (the counter's), rather than a fresh one for this tap.
+async function sendOnce(url, body, { attempts = 3, key = newIdempotencyKey() } = {}) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fetch(url, {

@@ -9,8 +9,6 @@ const details = document.getElementById("details");
 let shownVersion = page.version;
 let balance = 0;
 
-const won = (amount) => amount.toLocaleString("ko-KR") + "원";
-
 function showMachine(machine) {
   if (machine.version < shownVersion) return;
   shownVersion = machine.version;

@@ -5,3 +5,8 @@
 function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (placeholder, name) => (name in values ? String(values[name]) : placeholder));
 }
+
+// Won as the server writes it in both languages (`Won.format`): 6,000원.
+function won(amount) {
+  return amount.toLocaleString("en-US") + "원";
+}

@@ -11,7 +11,7 @@ enum Template: String, CaseIterable {
     /// What every page fills (`{{<layout}}`), and the header in it.
     case layout, header
     // The pages.
-    case order, vending, home, kitchen, board, reports, menu, login, signup, formRefused = "form-refused"
+    case order, vending, home, counter, kitchen, board, reports, menu, login, signup, formRefused = "form-refused"
     // Parts of pages.
     case productArt = "product-art", salesChart = "sales-chart", kakaoButton = "kakao-button", kakaoSymbol = "kakao-symbol"
     /// The anti-CSRF field every form that posts holds (`{{> csrf-field}}`; `PageTests` checks each does).
@@ -69,7 +69,7 @@ protocol PageModel {
 /// pages (쥬스 주문 · 자판기 · 홈, and staff's), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp, kitchen, board, reports, menu, formRefused
+        case order, vending, home, signIn, signUp, counter, kitchen, board, reports, menu, formRefused
     }
 
     /// The `<title>` and the page's `<h1>`.
@@ -83,6 +83,7 @@ struct PageHeader {
     let isOrder: Bool
     let isVending: Bool
     let isHome: Bool
+    let isCounter: Bool
     let isKitchen: Bool
     let isReports: Bool
     let isMenu: Bool
@@ -107,6 +108,7 @@ struct PageHeader {
         isOrder = page == .order
         isVending = page == .vending
         isHome = page == .home
+        isCounter = page == .counter
         isKitchen = page == .kitchen
         isReports = page == .reports
         isMenu = page == .menu
@@ -134,6 +136,7 @@ struct PageLinks {
     let order: String
     let vending: String
     let home: String
+    let counter: String
     let kitchen: String
     let reports: String
     let menu: String
@@ -151,6 +154,7 @@ struct PageLinks {
         order = "/" + query
         vending = "/vending" + query
         home = "/home" + query
+        counter = "/counter" + query
         kitchen = "/kitchen" + query
         reports = "/reports" + query
         menu = "/menu" + query
@@ -162,6 +166,6 @@ struct PageLinks {
 /// Who is signed in, as the header shows them.
 struct SignedIn {
     let name: String
-    /// Staff also see the making screen, the day reports and 메뉴 관리 in the header.
+    /// Staff also see the counter, the making screen, the day reports and 메뉴 관리 in the header.
     let isStaff: Bool
 }

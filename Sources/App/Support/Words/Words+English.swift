@@ -14,7 +14,7 @@ extension Words {
             countLabel: "{fruit}: count", countRange: "Enter a whole number from 0 to {max}.",
             shortageLine: "{fruit}: {needed} needed · {available} left",
             staffEditsStock: "Staff edit the stock. Sign in with a staff account to come back to the stock screen.",
-            formRefused: "Form not accepted", backToPage: "Back to the page", soldOut: "Sold out"),
+            formRefused: "Form not accepted", backToPage: "Back to the page", soldOut: "Sold out", counter: "Take orders"),
         home: HomeWords(
             title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
             close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
@@ -72,6 +72,18 @@ extension Words {
                 .soldOut: "{juice} is marked sold out: it cannot be ordered until it is back on sale.",
                 .onSale: "{juice} is on sale again.", .retired: "Retired {juice}: past orders keep it.",
             ]),
+        counter: CounterWords(
+            cart: "This order", emptyCart: "Tap a juice on the menu to add it.", total: "Total", addToCart: "Add", cancel: "Cancel",
+            clearCart: "Clear all", remove: "Remove", noOption: "None", unitPrice: "{price} a cup",
+            oneMore: "{line}: one more", oneFewer: "{line}: one fewer", removeLine: "Remove {line}", optionLine: "{group}: {option}",
+            cash: "Cash", card: "Card", cashTitle: "Cash payment", cardTitle: "Card payment", received: "Cash received",
+            change: "Change", approval: "Approval number (optional)",
+            approvalHint: "The card terminal's approval number; leave it blank if there is none.", exact: "Exact amount",
+            pay: "Take payment", sending: "Sending…", short: "{amount} short", orderNumber: "Order No. {number}",
+            paidCash: "{received} cash received · total {total}", paidCard: "Paid by card: {total}", approvalLine: "Approval {approval}",
+            receipt: "Receipt", nextOrder: "Next order", added: "Added {line}.", removed: "Removed {line}.",
+            dropped: "The menu changed: {juice} was taken out of this order.",
+            menuChanged: "The menu changed: this order is priced anew."),
         statuses: [.received: "Received", .making: "Making", .ready: "Ready", .pickedUp: "Picked up", .cancelled: "Cancelled"],
         messages: [
             .unknownFruit: "There is no fruit '{id}'.",

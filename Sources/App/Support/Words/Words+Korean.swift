@@ -14,7 +14,7 @@ extension Words {
             countLabel: "{fruit} 수량", countRange: "0부터 {max}까지의 수를 입력해 주세요.",
             shortageLine: "{fruit} {needed}개 필요 · 지금 {available}개",
             staffEditsStock: "재고는 직원이 수정해요. 직원 계정으로 로그인하면 재고 수정 화면으로 돌아가요.",
-            formRefused: "양식을 받지 않았어요", backToPage: "페이지로 돌아가기", soldOut: "품절"),
+            formRefused: "양식을 받지 않았어요", backToPage: "페이지로 돌아가기", soldOut: "품절", counter: "주문 받기"),
         home: HomeWords(
             title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
             close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
@@ -72,6 +72,17 @@ extension Words {
                 .soldOut: "{juice}: 품절로 표시했어요. 다시 판매할 때까지 주문할 수 없어요.", .onSale: "{juice}: 다시 판매해요.",
                 .retired: "{juice} 메뉴를 내렸어요. 지난 주문에는 그대로 남아요.",
             ]),
+        counter: CounterWords(
+            cart: "주문 내역", emptyCart: "메뉴에서 쥬스를 눌러 담아 주세요.", total: "합계", addToCart: "담기", cancel: "취소",
+            clearCart: "모두 지우기", remove: "삭제", noOption: "선택 안 함", unitPrice: "한 잔 {price}",
+            oneMore: "{line} 한 잔 더", oneFewer: "{line} 한 잔 빼기", removeLine: "{line} 삭제", optionLine: "{group} {option}",
+            cash: "현금", card: "카드", cashTitle: "현금 결제", cardTitle: "카드 결제", received: "받은 금액", change: "거스름돈",
+            approval: "승인번호 (선택)", approvalHint: "카드 단말기의 승인번호예요. 없으면 비워 두세요.", exact: "합계만큼",
+            pay: "결제하기", sending: "보내는 중…", short: "{amount} 모자라요", orderNumber: "주문 {number}번",
+            paidCash: "현금 {received} 받음 · 합계 {total}", paidCard: "카드 결제 {total}", approvalLine: "승인번호 {approval}",
+            receipt: "영수증", nextOrder: "새 주문", added: "담았어요: {line}", removed: "뺐어요: {line}",
+            dropped: "메뉴가 바뀌어 주문 내역에서 뺐어요: {juice}",
+            menuChanged: "메뉴가 바뀌었어요. 담은 쥬스를 지금 가격으로 다시 계산했어요."),
         statuses: [.received: "접수", .making: "제조 중", .ready: "준비 완료", .pickedUp: "픽업 완료", .cancelled: "취소됨"],
         messages: [
             .unknownFruit: "없는 과일이에요: {id}",

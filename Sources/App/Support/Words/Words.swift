@@ -13,6 +13,7 @@ struct Words: Sendable {
     let queue: QueueWords
     let reports: ReportWords
     let menu: MenuWords
+    let counter: CounterWords
     /// Each order status as a person reads it: `received` is `접수`.
     let statuses: [OrderStatus: String]
 
@@ -200,6 +201,8 @@ struct CommonWords: Encodable, Sendable {
     let backToPage: String
     /// A juice on the menu but not sold now.
     let soldOut: String
+    /// Staff's counter screen (`/counter`), in the header and as its title.
+    let counter: String
 
     static func of(_ language: Language) -> CommonWords { Words.of(language).common }
 }
@@ -271,4 +274,28 @@ struct MenuWords: Sendable {
 /// What a change on `/menu` came to, as `/menu?done=` names it.
 enum MenuNotice: String, CaseIterable, Sendable {
     case added, saved, soldOut, onSale, retired
+}
+
+/// The counter screen (`/counter`): a cart rung up from the menu, paid in cash or by card.
+struct CounterWords: Encodable, Sendable {
+    let cart, emptyCart, total, addToCart, cancel, clearCart, remove: String
+    /// A radio group that may be left empty: its "none" choice.
+    let noOption: String
+    /// A cup's price with the options chosen: `{price}`.
+    let unitPrice: String
+    /// A cart line's buttons, each with `{line}` (`딸바쥬스 · 사이즈 라지`).
+    let oneMore, oneFewer, removeLine: String
+    /// An option on a cart line: `{group}`, `{option}`.
+    let optionLine: String
+    let cash, card, cashTitle, cardTitle, received, change, approval, approvalHint, exact, pay, sending: String
+    /// Cash received short of the total: `{amount}`.
+    let short: String
+    /// After the order: `{number}`; the payment with `{received}`, `{total}`, `{approval}`.
+    let orderNumber, paidCash, paidCard, approvalLine, receipt, nextOrder: String
+    /// Said when a line is added or taken out: `{line}`.
+    let added, removed: String
+    /// A cart line the menu no longer sells as it was: `{juice}`.
+    let dropped: String
+    /// Said when the menu changed under a cart, which is priced anew.
+    let menuChanged: String
 }
