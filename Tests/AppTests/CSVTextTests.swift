@@ -1,3 +1,5 @@
+import JuiceBar
+import ShopBasics
 import Testing
 @testable import App
 
@@ -21,6 +23,22 @@ import Testing
                 == "-2,0,,딸기 -1,a=b,\r\n")
         #expect(CSVText.line([.text("2026-11-25T09:00:00+09:00"), .text(" =not first"), .text("＝전각")])
                 == "2026-11-25T09:00:00+09:00, =not first,＝전각\r\n")
+    }
+
+    @Test func anOrdersLinesAreOneCellWithEveryOptionAndPriceAsSold() throws {
+        let sale = try Menu.seed.price([
+            CartLine(juice: "strawberryBananaJuice", quantity: 2, options: ["size": ["large"], "ice": ["less"]]),
+            CartLine(juice: "mangoKiwiJuice"),
+        ])
+        #expect(ShopExports.linesText(sale.lines, menu: .seed, in: .ko)
+                == "딸바쥬스 (사이즈: 라지 +1000, 얼음: 적게, 당도: 기본) 7000 × 2 = 14000; 망키쥬스 (사이즈: 레귤러, 얼음: 보통, 당도: 기본) 6500 × 1 = 6500")
+        #expect(ShopExports.linesText(sale.lines, menu: .seed, in: .en)
+                .hasPrefix("Strawberry Banana Juice (Size: Large +1000, Ice: Less ice, Sweetness: Regular) 7000 × 2 = 14000; "))
+        var noGroups = Menu.seed
+        noGroups.optionGroups = []
+        #expect(ShopExports.linesText(sale.lines, menu: noGroups, in: .ko).hasPrefix("딸바쥬스 (라지 +1000, 적게, 기본) 7000 × 2"),
+                "a group gone from the menu: the options as sold, alone")
+        #expect(ShopExports.linesText([], menu: .seed, in: .ko) == "", "an order from before carts")
     }
 
     @Test func aNeutralisedCellIsStillQuotedByRFC4180() {

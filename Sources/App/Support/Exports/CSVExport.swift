@@ -65,16 +65,40 @@ enum CSVText {
 /// The three exports: orders, the stock ledger, and the vending machine's sales. Names are in
 /// `language`; moments are ISO 8601 in the shop's time zone.
 public enum ShopExports {
+    /// One row an order. What it sold comes from the order itself (names and prices as sold), so a
+    /// later menu change leaves the export as it was; an order from before carts has no lines and
+    /// no price, its total and VAT left empty, and is named from the menu.
     public static func orders(_ store: any JuiceBarStore, menu: Menu, calendar: ShopCalendar, language: Language) -> CSVExport<Order> {
         let time = moment(in: calendar)
         return CSVExport(
-            header: ["id", "number", "day", "time", "juice", "name", "status", "pickup", "actor"],
+            header: ["id", "number", "day", "time", "juice", "name", "status", "pickup", "actor", "lines", "total", "vat",
+                     "payment", "refund"],
             fields: { order in
-                [.number(order.id), .number(order.number), .text(order.day), .text(time(order.time)),
-                 .text(order.juice.rawValue), .text(menu.juice(order.juice)?.name[language] ?? order.juice.rawValue),
-                 .text(order.status.rawValue), .text(String(order.pickup)), .text(order.actor)]
+                let sold = !order.lines.isEmpty
+                let name = order.lines.first?.name[language] ?? menu.juice(order.juice)?.name[language] ?? order.juice.rawValue
+                return [.number(order.id), .number(order.number), .text(order.day), .text(time(order.time)),
+                        .text(order.juice.rawValue), .text(name), .text(order.status.rawValue), .text(String(order.pickup)),
+                        .text(order.actor), .text(linesText(order.lines, menu: menu, in: language)),
+                        .number(sold ? order.total : nil), .number(sold ? order.vat : nil),
+                        .text(order.payment?.method.rawValue ?? ""), .number(order.refund?.amount)]
             },
             id: \.id, page: { try await store.orders(in: $0) })
+    }
+
+    /// An order's lines in one cell, every option as sold and plain numbers a spreadsheet can pick
+    /// out: `딸바쥬스 (사이즈: 라지 +1000, 얼음: 적게, 당도: 기본) 7000 × 2 = 14000; 망키쥬스 (…) 6500 × 1 = 6500`.
+    /// An option is named with its group as the menu names it (an option alone may not say what
+    /// it is: `Regular`), or alone once the menu has no such group.
+    static func linesText(_ lines: [SoldLine], menu: Menu, in language: Language) -> String {
+        lines.map { line in
+            let options = line.options.map { option in
+                let name = menu.optionGroup(option.group).map { "\($0.name[language]): \(option.name[language])" }
+                    ?? option.name[language]
+                return option.price > 0 ? "\(name) +\(option.price)" : name
+            }
+            let chosen = options.isEmpty ? "" : " (" + options.joined(separator: ", ") + ")"
+            return "\(line.name[language])\(chosen) \(line.unitPrice) × \(line.quantity) = \(line.amount)"
+        }.joined(separator: "; ")
     }
 
     public static func ledger(_ store: any JuiceBarStore, menu: Menu, calendar: ShopCalendar, language: Language) -> CSVExport<LedgerEntry> {
