@@ -4,18 +4,34 @@ import JuiceBar
 import VendingMachine
 
 /// Adds up a report's records into a Z report. Closing a day and verifying it later both feed it
-/// the same records in the same order (the ledger, then orders, money and sales, each by id), so
-/// a report recomputed from untouched records is the same text, byte for byte.
+/// the same records in the same order (the ledger, then orders, the earlier orders the report
+/// reaches back to, money and sales, each by id), so a report recomputed from untouched records
+/// is the same text, byte for byte.
 public struct DayTally: Sendable {
     private var orders: [String: JuiceTally] = [:]
     private var fruits: [String: Int] = [:]
     private var money = MoneyTally()
     private var sales: [String: ProductTally] = [:]
-    private var cancelledOrders: Set<Int64> = []
+    private var takings = TakingsTally()
+    /// Orders the report's ledger cancels, each with its first cancel line's juice (what an order
+    /// the store no longer finds is counted as), and those of them whose order the report holds.
+    private var cancels: [Int64: JuiceID] = [:]
+    private var cancelsCounted: Set<Int64> = []
     /// Orders still in the queue when the close read them: the only ones whose status may change
     /// after the close, so the only ones whose status the digest leaves out.
     private var openOrders: Set<Int64> = []
     private let openAtClose: Set<Int64>?
+    /// Orders unpaid at the close, those of them picked up, and the earlier orders found paid, as
+    /// a stored report lists them: the close decided it, and a payment since must not change it.
+    private var unpaidAtClose: Set<Int64>?
+    private var unpaidPickedUpAtClose: Set<Int64>?
+    private var paidLateAtClose: Set<Int64>?
+    /// Orders unpaid at the report before, whose payments this one takes in, and those of them it
+    /// listed as picked up unpaid: this report is their last (see `DayTakings.unpaid`).
+    private let carriedUnpaid: Set<Int64>
+    private let pickedUpUnpaidBefore: Set<Int64>
+    /// Whether the report has takings: all but those closed before the shop sold by price.
+    private var keepsTakings = true
     /// Each fruit's count as its newest line added so far left it: once the lines up to the close
     /// are added, the counts at the close (as `money.balance` is the machine's).
     private var counts: [String: Int]
@@ -32,19 +48,31 @@ public struct DayTally: Sendable {
         for product in products { sales[product] = ProductTally() }
         counts = previous?.counts ?? [:]
         money.balance = previous?.money.balance ?? 0
+        carriedUnpaid = Set(previous?.takings?.unpaid ?? [])
+        pickedUpUnpaidBefore = Set(previous?.takings?.unpaidPickedUp ?? [])
     }
 
-    /// A stock ledger line. A cancel's lines count its order as cancelled (once, however many
-    /// fruits it gave back); they come before the orders, which are made unless cancelled so.
+    /// To recompute `stored`: what its close decided (open, unpaid and late-paid orders) is taken
+    /// from it, and a report without takings gets none.
+    public init(verifying stored: ZReport, after previous: ZReport?) {
+        self.init(juices: Array(stored.orders.keys), fruits: Array(stored.fruits.keys), products: Array(stored.sales.keys),
+                  open: stored.open, after: previous)
+        unpaidAtClose = Set(stored.takings?.unpaid ?? [])
+        unpaidPickedUpAtClose = Set(stored.takings?.unpaidPickedUp ?? [])
+        paidLateAtClose = Set(stored.takings?.paidLate ?? [])
+        keepsTakings = stored.takings != nil
+    }
+
+    /// A stock ledger line. A cancel's lines mark its order cancelled (once, however many lines it
+    /// has); they come before the orders, which are made unless cancelled so.
     public mutating func add(_ line: LedgerEntry) {
         switch line.cause {
         case .order, .cancel: fruits[line.fruit.rawValue, default: 0] -= line.delta
         case .edit, .delivery: break
         }
         counts[line.fruit.rawValue] = line.countAfter
-        if line.cause == .cancel, let order = line.orderID, let juice = line.juice,
-           cancelledOrders.insert(order).inserted {
-            orders[juice.rawValue, default: JuiceTally()].cancelled += 1
+        if line.cause == .cancel, let order = line.orderID, let juice = line.juice, cancels[order] == nil {
+            cancels[order] = juice
         }
         record("ledger", line.id, line.time, line.fruit.rawValue, line.delta, line.countAfter, line.cause.rawValue,
                line.juice?.rawValue ?? "", line.orderID ?? 0, line.actor)
@@ -52,14 +80,58 @@ public struct DayTally: Sendable {
 
     /// An order taken. It counts as cancelled when the ledger the report covers gave its fruit
     /// back, whatever its status says since. Its status and when it last changed go into the
-    /// digest only once it is past changing (picked up or cancelled when the close read it).
+    /// digest only once it is past changing (picked up or cancelled when the close read it); its
+    /// payment likewise only when it was paid by the close.
     public mutating func add(_ order: Order) {
-        let cancelled = cancelledOrders.contains(order.id)
-        if !cancelled { orders[order.juice.rawValue, default: JuiceTally()].made += 1 }
+        let cancelled = cancels[order.id] != nil
+        if cancelled { countCancel(of: order) } else { count(order, as: \.made) }
         let open = openAtClose?.contains(order.id) ?? order.status.isActive
         if open { openOrders.insert(order.id) }
         record("order", order.id, order.time, order.number, order.day, order.juice.rawValue, order.pickup, order.actor,
                order.member ?? 0, cancelled, open ? "open" : order.status.rawValue, open ? nil : order.statusTime)
+        // An order from before carts has no price or payment: its records stay as they were.
+        guard !order.lines.isEmpty else { return }
+        recordSale(of: order)
+        if !cancelled { takings.sell(order.lines) }
+        let unpaid = unpaidAtClose?.contains(order.id) ?? (order.payment == nil && order.total > 0 && !cancelled)
+        if unpaid {
+            takings.owe(order.id, pickedUp: unpaidPickedUpAtClose?.contains(order.id) ?? (order.status == .pickedUp))
+            return
+        }
+        if let payment = order.payment { take(payment, of: order) }
+        if cancelled, let refund = order.refund { giveBack(refund, of: order) }
+    }
+
+    /// Orders from before the report that it must read too: those its ledger cancels (their cups
+    /// and refunds are this report's) and those unpaid at the report before (their payments may
+    /// be). Read once the report's own orders are added, oldest first.
+    public var earlierOrders: [Int64] {
+        Set(cancels.keys).subtracting(cancelsCounted).union(carriedUnpaid).sorted()
+    }
+
+    /// One of `earlierOrders`, as the store has it (`nil`: it has none by that id).
+    public mutating func add(earlier id: Int64, _ order: Order?) {
+        let cancelledHere = cancels[id] != nil && !cancelsCounted.contains(id)
+        guard let order else {
+            if cancelledHere, let juice = cancels[id] { orders[juice.rawValue, default: JuiceTally()].cancelled += 1 }
+            return
+        }
+        if cancelledHere { countCancel(of: order) }
+        if carriedUnpaid.contains(id) { settle(carried: order, cancelledHere: cancelledHere) }
+        if cancelledHere, let refund = order.refund { giveBack(refund, of: order) }
+    }
+
+    /// An order unpaid at the report before: paid since, its payment is this report's; still owed,
+    /// it is carried on unless the report before listed it as picked up unpaid already.
+    private mutating func settle(carried order: Order, cancelledHere: Bool) {
+        if paidLateAtClose?.contains(order.id) ?? (order.payment != nil) {
+            takings.paidLate(order.id)
+            if let payment = order.payment { take(payment, of: order) }
+            return
+        }
+        let owed = unpaidAtClose?.contains(order.id)
+            ?? (!cancelledHere && order.status != .cancelled && !pickedUpUnpaidBefore.contains(order.id))
+        if owed { takings.owe(order.id, pickedUp: unpaidPickedUpAtClose?.contains(order.id) ?? (order.status == .pickedUp)) }
     }
 
     public mutating func add(_ line: MoneyLine) {
@@ -88,7 +160,43 @@ public struct DayTally: Sendable {
         return ZReport(
             number: header.number, day: header.day, since: header.since, closedAt: header.closedAt,
             through: header.through, orders: orders, fruits: fruits, money: money, sales: sales, counts: counts,
-            totals: totals, open: openOrders.sorted(), records: records.finalize().hex, previousHash: header.previousHash)
+            totals: totals, open: openOrders.sorted(), records: records.finalize().hex, previousHash: header.previousHash,
+            takings: keepsTakings ? takings.result : nil)
+    }
+
+    /// Adds the order's cups to each line's juice (one cup of its juice before carts).
+    private mutating func count(_ order: Order, as kind: WritableKeyPath<JuiceTally, Int>) {
+        if order.lines.isEmpty { orders[order.juice.rawValue, default: JuiceTally()][keyPath: kind] += 1 }
+        for line in order.lines { orders[line.juice.rawValue, default: JuiceTally()][keyPath: kind] += line.quantity }
+    }
+
+    private mutating func countCancel(of order: Order) {
+        count(order, as: \.cancelled)
+        cancelsCounted.insert(order.id)
+    }
+
+    /// The order's lines and prices, as sold: a price changed behind the shop changes the digest.
+    private mutating func recordSale(of order: Order) {
+        record("sold", order.id, order.total, order.vat)
+        for line in order.lines {
+            record("line", order.id, line.juice.rawValue, line.name.ko, line.name.en, line.quantity, line.unitPrice,
+                   line.amount)
+            for option in line.options {
+                record("option", order.id, option.group.rawValue, option.id.rawValue, option.name.ko, option.name.en,
+                       option.price)
+            }
+        }
+    }
+
+    private mutating func take(_ payment: Payment, of order: Order) {
+        takings.take(payment, vat: order.vat)
+        record("payment", order.id, payment.method.rawValue, payment.amount, payment.received, payment.change,
+               payment.approval, payment.time)
+    }
+
+    private mutating func giveBack(_ refund: Payment, of order: Order) {
+        takings.giveBack(refund, vat: order.vat)
+        record("refund", order.id, refund.method.rawValue, refund.amount, refund.time)
     }
 
     /// Each record goes into the digest as one JSON array: no field can run into the next.

@@ -18,8 +18,9 @@ public struct RecordMarks: Hashable, Codable, Sendable {
     }
 }
 
-/// One juice's orders of the report: made (taken, and not cancelled by the close) and cancelled
-/// (cancels made in the report's time, also of orders an earlier report counted as made).
+/// One juice's cups of the report: made (ordered, and not cancelled by the close) and cancelled
+/// (cancels made in the report's time, also of orders an earlier report counted as made). Each
+/// line of a cart counts its quantity under its own juice; an order from before carts is one cup.
 public struct JuiceTally: Hashable, Codable, Sendable {
     public var made = 0
     public var cancelled = 0
@@ -100,6 +101,9 @@ public struct ZReport: Hashable, Codable, Sendable {
     public var records: String
     /// The hash of the report before, or `ReportChain.genesis` for the first.
     public var previousHash: String
+    /// The money of the counter's sales; absent from the reports closed before the shop sold by
+    /// price, whose text (and so hash) stays as it was.
+    public var takings: DayTakings?
 }
 
 /// A report as it is kept: its canonical JSON and that text's SHA-256. The text is what is

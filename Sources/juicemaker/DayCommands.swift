@@ -18,8 +18,18 @@ struct CloseDayCommand: AsyncParsableCommand {
         let sealed = try await refusingBadInput { try await shop.days().close() }
         if json { return print(sealed.json) }
         let report = sealed.report
+        let net = report.netTakings.map { $0 + ", " } ?? ""
         print("\(report.day) 마감 보고서 \(report.number)번: 쥬스 \(report.totals.made)잔 (취소 \(report.totals.cancelled)), "
-              + "과일 \(report.totals.fruitUsed)개, 자판기 \(Won.format(report.totals.won)) · hash \(sealed.hash)")
+              + "과일 \(report.totals.fruitUsed)개, \(net)자판기 \(Won.format(report.totals.won)) · hash \(sealed.hash)")
+        if let takings = report.takings {
+            print("  현금 \(Won.format(takings.cashInDrawer)) · 카드 \(Won.format(takings.methods["card"]?.net ?? 0)) · "
+                  + "계좌이체 \(Won.format(takings.methods["transfer"]?.net ?? 0)) · 환불 \(Won.format(takings.refunds)) · "
+                  + "부가세 \(Won.format(takings.vat))")
+            if !takings.unpaidPickedUp.isEmpty {
+                print("  결제하지 않고 가져간 주문 \(takings.unpaidPickedUp.count)건: "
+                      + takings.unpaidPickedUp.map { "#\($0)" }.joined(separator: ", "))
+            }
+        }
     }
 }
 
@@ -38,8 +48,9 @@ struct DaysCommand: AsyncParsableCommand {
             if json { return print(SealedReport.json(reports)) }
             for sealed in reports {
                 let totals = sealed.report.totals
+                let net = sealed.report.netTakings.map { $0 + "\t" } ?? ""
                 print("\(sealed.report.number)\t\(sealed.report.day)\t쥬스 \(totals.made)잔\t취소 \(totals.cancelled)\t"
-                      + "자판기 \(Won.format(totals.won))\t\(sealed.hash.prefix(12))")
+                      + "\(net)자판기 \(Won.format(totals.won))\t\(sealed.hash.prefix(12))")
             }
         }
     }
@@ -75,6 +86,13 @@ struct DaysCommand: AsyncParsableCommand {
                 throw fail("day report \(broken.number) (\(broken.day)) no longer matches: \(broken.reason.description)", code: 1)
             }
         }
+    }
+}
+
+extension ZReport {
+    /// `순매출 25,500원`: the counter's net takings, for the reports that have them.
+    fileprivate var netTakings: String? {
+        takings.map { "순매출 \(Won.format($0.net))" }
     }
 }
 

@@ -118,6 +118,8 @@ import VendingMachine
         tally.add(line(10, "strawberry", 16, .cancel, order: 1))
         tally.add(line(11, "strawberry", -16, .order, order: 12))
         tally.add(order(12, "strawberryJuice"))
+        #expect(tally.earlierOrders == [1], "the cancelled order is read from the store, to count its cups")
+        tally.add(earlier: 1, order(1, "strawberryJuice", status: .cancelled))
         let report = tally.report(ReportChainTests.header)
         #expect(report.orders["strawberryJuice"] == JuiceTally(made: 1, cancelled: 1), "one cancel, however many lines")
         #expect(report.fruits["strawberry"] == -16, "fruit used is net of what came back")

@@ -129,7 +129,67 @@ def test_an_order_changed_with_sqlite3_makes_verify_name_the_day(server):
         db.execute("UPDATE juice_order SET juice_id = 'kiwiJuice' WHERE id = (SELECT MIN(id) FROM juice_order)")
     verified = server.cli("days", "verify")
     assert verified.returncode == 1, verified
-    assert f"day report 1 ({report['day']})" in verified.stderr and "orders" in verified.stderr
+    assert f"day report 1 ({report['day']})" in verified.stderr and "records" in verified.stderr
+
+
+def test_the_takings_of_cash_and_card_a_refund_and_an_unpaid_pickup_add_up_and_verify(server):
+    """A day at the counter: a two-line cart in cash, a card sale, a card sale cancelled and refunded, and a
+    juice handed over unpaid. The Z report's takings add up the money by method, /reports shows them with a
+    warning for the unpaid one, orders.csv gives the lines as sold; the payment taken after the close leaves
+    the report verifying, and a price changed with sqlite3 does not."""
+    staff = ShopApi.signed_in_as_admin(server.url)
+    assert server.cli("stock", "add", "strawberry", "40").returncode == 0
+
+    def sell(lines: list, payment: dict | None = None, pickup: bool = False) -> dict:
+        response = staff.post("/api/orders", json={"lines": lines, "pickup": pickup, "payment": payment})
+        assert response.status_code == 201, response.text
+        return response.json()["order"]
+
+    cash = sell([{"juice": "strawberryBananaJuice", "quantity": 2, "options": {"size": ["large"], "ice": ["less"]}},
+                 {"juice": "mangoKiwiJuice"}], {"method": "cash", "received": 30000})
+    card = sell([{"juice": "kiwiJuice"}], {"method": "card", "approval": "30012345"})
+    refunded = sell([{"juice": "mangoJuice"}], {"method": "card"}, pickup=True)
+    assert staff.post(f"/api/orders/{refunded['id']}/cancel").status_code == 200
+    unpaid = sell([{"juice": "bananaJuice"}])
+
+    report = staff.post("/api/days/close").json()
+    takings = report["takings"]
+    assert (cash["total"], card["total"], refunded["total"], unpaid["total"]) == (20500, 5000, 6000, 4500)
+    assert takings["gross"] == 31500 and takings["refunds"] == 6000 and takings["net"] == 25500
+    assert takings["vat"] == cash["vat"] + card["vat"]
+    assert takings["methods"] == {"cash": {"gross": 20500, "refunds": 0, "net": 20500},
+                                  "card": {"gross": 11000, "refunds": 6000, "net": 5000},
+                                  "transfer": {"gross": 0, "refunds": 0, "net": 0}}
+    assert takings["cashInDrawer"] == 20500
+    assert takings["juices"]["strawberryBananaJuice"] == {"cups": 2, "amount": 14000} and "mangoJuice" not in takings["juices"]
+    assert takings["options"]["size"] == {"large": 2, "regular": 3}
+    assert takings["unpaid"] == [unpaid["id"]] and takings["unpaidPickedUp"] == [unpaid["id"]]
+    assert report["hash"] == canonical_hash(report) and staff.get("/api/days/1").json() == report
+
+    page = staff.get("/reports", params={"lang": "ko"}).text
+    for shown in ("매출 정산", "총매출", "31,500원", "순매출", "25,500원", "현금 시재", "20,500원", "계좌이체", "딸바쥬스", "14,000원",
+                  "라지", f"결제하지 않고 가져간 주문이 1건 있어요 (#{unpaid['id']})"):
+        assert shown in page, shown
+    assert "Takings" in staff.get("/reports", params={"lang": "en"}).text
+
+    export = staff.get("/api/orders.csv", params={"from": report["day"], "lang": "ko"})
+    rows = {int(row["id"]): row for row in read_csv(export.content.decode("utf-8"))}
+    assert rows[cash["id"]]["lines"] == ("딸바쥬스 (사이즈: 라지 +1000, 얼음: 적게, 당도: 기본) 7000 × 2 = 14000; "
+                                         "망키쥬스 (사이즈: 레귤러, 얼음: 보통, 당도: 기본) 6500 × 1 = 6500")
+    assert (rows[cash["id"]]["total"], rows[cash["id"]]["vat"], rows[cash["id"]]["payment"]) == ("20500", str(cash["vat"]), "cash")
+    assert (rows[refunded["id"]]["payment"], rows[refunded["id"]]["refund"]) == ("card", "6000")
+    assert (rows[unpaid["id"]]["payment"], rows[unpaid["id"]]["refund"]) == ("", "")
+
+    paid = staff.post(f"/api/orders/{unpaid['id']}/payment", json={"method": "transfer"})
+    assert paid.status_code == 200, paid.text
+    verified = server.cli("days", "verify")
+    assert verified.returncode == 0 and "all 1 day reports match" in verified.stdout, verified
+
+    with sqlite3.connect(server.database) as db:
+        db.execute("""UPDATE juice_order SET lines = replace(lines, '"unitPrice":5000', '"unitPrice":4000') WHERE id = ?""",
+                   (card["id"],))
+    verified = server.cli("days", "verify")
+    assert verified.returncode == 1 and "day report 1" in verified.stderr and "records" in verified.stderr, verified
 
 
 def test_a_status_changed_with_sqlite3_is_found_too(server):

@@ -79,8 +79,7 @@ public struct ShopDays: Sendable {
             guard report.number == stored.number, report.day == stored.day, report.number == verified.count + 1,
                   report.previousHash == (verified.last?.hash ?? ReportChain.genesis)
             else { throw broken(.chain) }
-            let tally = DayTally(juices: Array(report.orders.keys), fruits: Array(report.fruits.keys),
-                                 products: Array(report.sales.keys), open: report.open, after: verified.last?.report)
+            let tally = DayTally(verifying: report, after: verified.last?.report)
             let recomputed = try await self.report(ReportHeader(of: report), after: verified.last?.report.through, from: tally)
             guard SealedReport(recomputed).body == stored.body else {
                 let storedParts = Self.parts(of: report)
@@ -107,7 +106,8 @@ public struct ShopDays: Sendable {
     }
 
     /// Feeds `tally` the records `header` covers, page by page: those committed after the report
-    /// before (`previous`, its marks) and up to this one's. The tally carries the counts and the
+    /// before (`previous`, its marks) and up to this one's, and the earlier orders they reach back
+    /// to (cancelled now, or unpaid at the report before). The tally carries the counts and the
     /// balance from the report before through these lines to the close.
     private func report(_ header: ReportHeader, after previous: RecordMarks?, from tally: DayTally) async throws -> ZReport {
         var tally = tally
@@ -117,6 +117,7 @@ public struct ShopDays: Sendable {
         }
         try await window(\.ledger).pages(juiceBar.ledger(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.orders).pages(juiceBar.orders(in:), id: \.id) { $0.forEach { tally.add($0) } }
+        for id in tally.earlierOrders { tally.add(earlier: id, try await juiceBar.order(id: id)) }
         try await window(\.money).pages(vending.moneyLines(in:), id: \.id) { $0.forEach { tally.add($0) } }
         try await window(\.sales).pages(vending.sales(in:), id: \.id) { $0.forEach { tally.add($0) } }
         return tally.report(header)
@@ -134,6 +135,7 @@ public struct ShopDays: Sendable {
         ["orders": ReportChain.canonicalJSON(report.orders), "fruits": ReportChain.canonicalJSON(report.fruits),
          "money": ReportChain.canonicalJSON(report.money), "sales": ReportChain.canonicalJSON(report.sales),
          "counts": ReportChain.canonicalJSON(report.counts), "totals": ReportChain.canonicalJSON(report.totals),
-         "open": ReportChain.canonicalJSON(report.open), "records": report.records]
+         "open": ReportChain.canonicalJSON(report.open), "takings": ReportChain.canonicalJSON(report.takings),
+         "records": report.records]
     }
 }

@@ -256,6 +256,12 @@ struct ReportWords: Encodable, Sendable {
     let closed: String
     /// A bar's label in the chart: `{made}`, `{won}`.
     let chartBar: String
+    /// A report's takings (매출 정산): its money, by payment method, by juice and by option.
+    let takingsTitle, gross, refunds, net, vat, cashInDrawer, byMethod, method, cash, card, transfer: String
+    let byJuice, juice, cups, amount, optionsSold, optionGroup, option: String
+    /// The orders unpaid at the close, those of them picked up, and earlier orders paid since:
+    /// `{count}`, `{orders}`.
+    let unpaid, unpaidPickedUp, paidLate: String
 }
 
 /// 메뉴 관리 (`/menu`): the juices with their prices, option groups and 품절, a new juice, the
