@@ -196,6 +196,8 @@ func addFeatures(_ shop: ShopServices, api: RouterGroup<ShopRequestContext>, pag
     DayAPI(days: shop.days).addRoutes(to: api)
     ShopAPI(settings: shop.database.settings).addRoutes(to: api)
     DayPages(days: shop.days).addRoutes(to: pages)
+    ReceiptPages(juiceBar: shop.juiceBar, settings: shop.database.settings, calendar: { shop.calendar.current })
+        .addRoutes(to: pages)
     ExportRoutes(juiceBar: shop.juiceBar, stores: shop.database, calendar: { shop.calendar.current }).addRoutes(to: api)
     LiveRoutes(live: shop.live, juiceBar: shop.juiceBar, vending: shop.vending).addRoutes(to: api)
 }

@@ -30,6 +30,14 @@ public struct ShopCalendar: Hashable, Sendable {
         return Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
     }
 
+    /// `moment` to the second as a receipt prints it, `YYYY-MM-DD HH:mm:ss` in the shop's zone.
+    public func timeText(of moment: Date) -> String {
+        let local = Int(moment.timeIntervalSince1970.rounded(.down)) + calendar.timeZone.secondsFromGMT(for: moment)
+        let second = (local % 86_400 + 86_400) % 86_400
+        return dayText(of: moment) + " " + Self.digits(second / 3_600, 2) + ":" + Self.digits(second / 60 % 60, 2)
+            + ":" + Self.digits(second % 60, 2)
+    }
+
     /// 1582-10-15, in days since 1970: Foundation's Gregorian calendar counts the days before it
     /// as Julian ones, and so does the shop's, through Foundation.
     private static let firstGregorianDay = -141_427

@@ -35,9 +35,9 @@ import VendingMachine
     }
 
     /// Page words that are the same in both languages on purpose: the seed's own English label, the
-    /// link to the other language, a range of numbers, and an option named with its group
-    /// (`얼음 적게`, `Ice: Less ice`): values alone, nothing to translate.
-    static let sameInBothLanguages: Set<String> = ["whatsNew", "restockRange", "optionLine"]
+    /// link to the other language, a range of numbers, cups counted (`딸바쥬스 ×2`), and an option
+    /// named with its group (`얼음 적게`, `Ice: Less ice`): values alone, nothing to translate.
+    static let sameInBothLanguages: Set<String> = ["whatsNew", "restockRange", "cups", "optionLine"]
 
     @Test func everyStatusIsNamedInBothLanguages() {
         for status in OrderStatus.allCases {
@@ -50,7 +50,7 @@ import VendingMachine
         let sections: [(String, Any, Any)] = [
             ("common", Words.korean.common, Words.english.common), ("home", Words.korean.home, Words.english.home),
             ("vending", Words.korean.vending, Words.english.vending), ("queue", Words.korean.queue, Words.english.queue),
-            ("reports", Words.korean.reports, Words.english.reports),
+            ("reports", Words.korean.reports, Words.english.reports), ("receipt", Words.korean.receipt, Words.english.receipt),
             ("account", Words.korean.account, Words.english.account), ("menu", Words.korean.menu, Words.english.menu),
             ("counter", Words.korean.counter, Words.english.counter),
         ]
@@ -68,6 +68,13 @@ import VendingMachine
                 #expect(Self.hasHangul(ko), "\(section).\(name) is not Korean: \(ko)")
                 #expect(Self.isEnglish(en), "\(section).\(name) is not English: \(en)")
             }
+        }
+    }
+
+    @Test func everyPaymentMethodIsNamedInBothLanguages() {
+        for method in PaymentMethod.allCases {
+            #expect(Self.hasHangul(Words.korean.receipt.methods[method] ?? ""), "\(method) has no Korean name")
+            #expect(Self.isEnglish(Words.english.receipt.methods[method] ?? "한"), "\(method) has no English name")
         }
     }
 

@@ -24,6 +24,21 @@ import Testing
         }
     }
 
+    @Test(arguments: zones)
+    func theTimeIsTheOneFoundationsCalendarNames(_ zone: String) throws {
+        let shop = ShopCalendar(timeZone: try #require(TimeZone(identifier: zone)))
+        var generator = SystemRandomNumberGenerator()
+        let moments = [-1.0, 0, 1_795_395_599] + (0..<500).map { _ in
+            Double.random(in: -2_208_988_800...7_258_118_400, using: &generator).rounded(.down)
+        }
+        for moment in moments.map(Date.init(timeIntervalSince1970:)) {
+            let fields = shop.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
+            let expected = String(format: "%04d-%02d-%02d %02d:%02d:%02d", fields.year!, fields.month!, fields.day!,
+                                  fields.hour!, fields.minute!, fields.second!)
+            #expect(shop.timeText(of: moment) == expected, "\(moment) in \(zone)")
+        }
+    }
+
     @Test func theDaysAroundAMidnightAreTwo() throws {
         let seoul = ShopCalendar(timeZone: try #require(TimeZone(identifier: "Asia/Seoul")))
         let midnight = try #require(seoul.day("2026-11-27"))

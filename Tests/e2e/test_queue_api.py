@@ -20,7 +20,7 @@ from e2e_support import (RECIPES, SEED_STOCK, ShopApi, assert_error, metric_valu
                          read_lines_into, wait_for)
 
 ORDER_FIELDS = {"id", "number", "day", "status", "pickup", "juice", "time", "statusTime", "actor"}
-QUEUE_FIELDS = {"id", "number", "juice", "status", "time", "age"}
+QUEUE_FIELDS = {"id", "number", "juice", "status", "time", "age", "lines"}  # no name, no money
 LIVE_DEADLINE_S = 1.0  # a queue event must reflect a change within this long
 CLI_FOLLOW_S = 1.5  # the running server must show a CLI change within about a second
 CONCURRENT = 20
@@ -255,7 +255,7 @@ def test_staff_cancel_while_received_or_making_but_no_one_once_it_is_ready(serve
 
 def test_the_queue_lists_active_orders_oldest_first_without_names(api, staff):
     """GET /api/queue holds the received, making and ready orders, oldest first, each with id, number,
-    juice, status, time and age only; picked-up, counter and cancelled orders are not in it; the wait
+    juice, status, time, age and its lines only; picked-up, counter and cancelled orders are not in it; the wait
     counts the received and making ones."""
     empty_wait = api.get("/api/queue/wait").json()
     assert empty_wait["ahead"] == 0 and empty_wait["minutes"] >= 1, empty_wait

@@ -141,7 +141,8 @@ extension OrderAnswer {
     }
 }
 
-/// An active order as the queue shows it: no one's name, for the board by the counter (`GET /api/queue`).
+/// An active order as the queue shows it: no one's name and no money, for the board by the
+/// counter and the making screen (`GET /api/queue`).
 public struct QueueEntry: Encodable, Sendable {
     public let id: Int64
     public let number: Int
@@ -151,6 +152,24 @@ public struct QueueEntry: Encodable, Sendable {
     public let time: Date
     /// Seconds since it was received.
     public let age: Int
+    /// What to make; empty for an order from before carts, one cup of `juice`.
+    public let lines: [Line]
+
+    /// A line as the making screen reads it: the juice, its cups and options, and the fruit they take.
+    public struct Line: Encodable, Sendable {
+        public let juice: JuiceID
+        public let name: LocalizedName
+        public let quantity: Int
+        public let options: [Option]
+        /// The fruit all the line's cups take together (a cup's is this over `quantity`).
+        public let uses: [Ingredient]
+    }
+
+    public struct Option: Encodable, Sendable {
+        public let group: OptionGroupID
+        public let id: OptionID
+        public let name: LocalizedName
+    }
 
     public init(_ order: Order, now: Date) {
         id = order.id
@@ -159,6 +178,10 @@ public struct QueueEntry: Encodable, Sendable {
         status = order.status
         time = order.time
         age = max(0, Int(now.timeIntervalSince(order.time)))
+        lines = order.lines.map { line in
+            Line(juice: line.juice, name: line.name, quantity: line.quantity,
+                 options: line.options.map { Option(group: $0.group, id: $0.id, name: $0.name) }, uses: line.uses)
+        }
     }
 }
 

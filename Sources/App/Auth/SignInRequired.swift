@@ -19,8 +19,11 @@ struct SignInRequired: RouterMiddleware {
             return try await next(request, context)
         }
         guard let account = context.account, !staffOnly || account.isStaff else {
-            // The route's own path (`/kitchen`), as written, not whatever spelling reached it.
-            let page = context.endpointPath ?? request.uri.path
+            // The route's own path (`/kitchen`), as written, not whatever spelling reached it; its
+            // parameters filled in (`/orders/{id}/receipt` is `/orders/7/receipt`).
+            let page = context.endpointPath.map { path in
+                context.parameters.reduce(path) { $0.replacingOccurrences(of: "{\($1.key)}", with: String($1.value)) }
+            } ?? request.uri.path
             return Response.redirect(to: PageLinks.signIn(returningTo: page, context.language), type: .found)
         }
         return try await next(request, context)

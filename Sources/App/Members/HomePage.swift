@@ -37,6 +37,8 @@ struct HomePage {
         /// The member's active orders and the whole queue, as the live `queue` event has them.
         let mine: [QueueEntry]
         let queue: [QueueEntry]
+        /// An order's receipt, `{id}` filled in, for the orders the page adds.
+        let receiptPath: String
     }
 
     var words: HomeWords { Words.of(language).home }
@@ -56,7 +58,11 @@ struct HomePage {
             },
             recommendation: recommendation.map { JuiceLink(id: $0.id.rawValue, name: $0.name[language]) },
             juices: menu.juices.map { OrderPage.JuiceButton($0, strings: strings, language: language) },
-            orders: orders.map { OrderLine(juice: $0.juice.rawValue, name: names[$0.juice.rawValue] ?? $0.juice.rawValue, day: calendar.dayText(of: $0.time)) },
+            orders: orders.map { order in
+                let line = "\(names[order.juice.rawValue] ?? order.juice.rawValue) · \(calendar.dayText(of: order.time))"
+                return OrderLine(juice: order.juice.rawValue, line: line, receipt: ReceiptPages.path(of: String(order.id), language),
+                                 receiptLabel: words.receiptOf.filling(["order": line]))
+            },
             isStaff: account.isStaff,
             event: event.map { event in
                 EventDialog(id: event.id, title: event.title, body: event.body, imagePath: event.imageID.map(imagePath),
@@ -68,7 +74,8 @@ struct HomePage {
                 words: words, queueWords: allWords.queue,
                 statuses: allWords.statusNames,
                 juiceNames: names, mine: activeOrders.map { QueueEntry($0, now: now) },
-                queue: queue.map { QueueEntry($0, now: now) }))), status: status)
+                queue: queue.map { QueueEntry($0, now: now) },
+                receiptPath: ReceiptPages.path(of: "{id}", language)))), status: status)
     }
 
     /// What `home.mustache` shows. A news item's text is in the page at once; its image comes
@@ -104,10 +111,13 @@ struct HomePage {
         let name: String
     }
 
+    /// One of the member's orders: `딸바쥬스 · 2026-11-23`, and a link to its receipt.
     struct OrderLine {
         let juice: String
-        let name: String
-        let day: String
+        let line: String
+        let receipt: String
+        /// The link's name: `딸바쥬스 · 2026-11-23 영수증`.
+        let receiptLabel: String
     }
 
     struct EventDialog {
@@ -160,4 +170,6 @@ struct AccountSettings {
 struct HomeWords: Encodable, Sendable {
     let title, greeting, whatsNew, noNews, close, hideToday, order, myOrders, noOrders, recommended: String
     let failed, postNews, postEvent, newsTitle, body, image, start, end, post: String
+    /// An order's link to its receipt, and the link's full name: `{order}`.
+    let receipt, receiptOf: String
 }

@@ -149,7 +149,12 @@ for (const button of document.querySelectorAll("[data-juice]")) {
       refreshWait();
       const item = document.createElement("li");
       item.dataset.orderJuice = juice;
-      item.textContent = `${juiceName(juice)} · ${order.day}`;
+      const line = `${juiceName(juice)} · ${order.day}`;
+      const receipt = document.createElement("a");
+      receipt.href = fill(page.receiptPath, { id: order.id });
+      receipt.textContent = words.receipt;
+      receipt.setAttribute("aria-label", fill(words.receiptOf, { order: line }));
+      item.append(`${line} `, receipt);
       myOrders.prepend(item);
       document.getElementById("no-orders")?.remove();
       refreshRecommendation();

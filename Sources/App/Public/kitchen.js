@@ -1,9 +1,11 @@
-// The making screen: a card per active order, oldest first. One tap moves a card on
-// (제조 시작 → 제조 완료 → 픽업 완료); 취소 asks first. New orders arrive live, with a sound.
+// The making screen: a card per active order, oldest first, each line with its cups, options and
+// recipe. One tap moves a card on (제조 시작 → 제조 완료 → 픽업 완료); 취소 asks first. New orders
+// arrive live, with a sound.
 "use strict";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const words = page.words;
+const language = page.language;
 const tickets = document.getElementById("tickets");
 const noOrders = document.getElementById("no-orders");
 const announce = document.getElementById("announce");
@@ -34,6 +36,34 @@ function chime() {
   }
 }
 
+// A line as the making screen reads it: `딸바쥬스 ×2 · 사이즈 라지 · 얼음 적게`. Options a cup gets
+// unless told otherwise (레귤러, 얼음 보통) are left out: the card says what differs from a plain cup.
+function lineLabel(line) {
+  const options = line.options.filter((option) => !page.optionGroups[option.group]?.defaults.includes(option.id))
+    .map((option) => {
+      const group = page.optionGroups[option.group];
+      return group ? fill(page.optionLine, { group: group.name, option: option.name[language] }) : option.name[language];
+    });
+  return [fill(words.cups, { juice: line.name[language], quantity: line.quantity }), ...options].join(" · ");
+}
+
+// What one cup of a line takes: the line's fruit over its cups, so a large cup shows its larger recipe.
+function cupRecipe(line) {
+  return line.uses.map((use) => `${page.fruits[use.fruit] ?? use.fruit} ${use.amount / line.quantity}`).join(" · ");
+}
+
+// An order's lines to make; an order from before carts is one cup of its juice by the menu's recipe.
+function linesOf(order) {
+  if (order.lines?.length) return order.lines.map((line) => ({ label: lineLabel(line), recipe: cupRecipe(line) }));
+  const juice = page.juiceNames[order.juice] ?? order.juice;
+  return [{ label: fill(words.cups, { juice, quantity: 1 }), recipe: page.recipes[order.juice] ?? "" }];
+}
+
+// What an order is, in one line, for the screen reader and the cancel question.
+function orderText(order) {
+  return linesOf(order).map((line) => line.label).join(", ");
+}
+
 function makeCard(order) {
   const card = document.createElement("li");
   card.className = "ticket";
@@ -42,12 +72,19 @@ function makeCard(order) {
   const number = document.createElement("h2");
   number.className = "ticket-number";
   number.textContent = fill(words.number, { number: order.number });
-  const juice = document.createElement("p");
-  juice.className = "ticket-juice";
-  juice.textContent = page.juiceNames[order.juice] ?? order.juice;
-  const recipe = document.createElement("p");
-  recipe.className = "ticket-recipe";
-  recipe.textContent = `${words.recipe}: ${page.recipes[order.juice] ?? ""}`;
+  const lines = document.createElement("ul");
+  lines.className = "ticket-lines";
+  lines.append(...linesOf(order).map(({ label, recipe }) => {
+    const item = document.createElement("li");
+    const juice = document.createElement("p");
+    juice.className = "ticket-juice";
+    juice.textContent = label;
+    const cup = document.createElement("p");
+    cup.className = "ticket-recipe";
+    cup.textContent = `${words.recipe}: ${recipe}`;
+    item.append(juice, cup);
+    return item;
+  }));
   const status = document.createElement("p");
   status.className = "ticket-status";
   const age = document.createElement("p");
@@ -64,7 +101,7 @@ function makeCard(order) {
   cancel.textContent = words.cancel;
   cancel.addEventListener("click", () => askToCancel(card, order, cancel));
   actions.append(advance, cancel);
-  card.append(number, juice, recipe, status, age, actions);
+  card.append(number, lines, status, age, actions);
   return card;
 }
 
@@ -117,7 +154,7 @@ function draw(queue) {
       setTimeout(() => card.classList.remove("fresh"), 4000);
     }
     announce.textContent = fresh.map(({ order }) =>
-      fill(words.newOrder, { number: order.number, juice: page.juiceNames[order.juice] ?? order.juice })).join(", ");
+      fill(words.newOrder, { number: order.number, juice: orderText(order) })).join(", ");
   }
   drawnOnce = true;
   showAges();
@@ -161,7 +198,7 @@ let cancelling = null;
 function askToCancel(card, order, button) {
   cancelling = { card, button };
   document.getElementById("cancel-question").textContent =
-    fill(words.cancelQuestion, { number: order.number, juice: page.juiceNames[order.juice] ?? order.juice });
+    fill(words.cancelQuestion, { number: order.number, juice: orderText(order) });
   dialog.showModal();
   document.getElementById("cancel-no").focus();
 }

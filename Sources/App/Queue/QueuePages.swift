@@ -33,9 +33,11 @@ struct QueuePages {
         let words = Words.of(language)
         let menu = juiceBar.menu
         let data = PageData(
-            words: words.queue, common: words.common,
+            words: words.queue, common: words.common, language: language, optionLine: words.counter.optionLine,
             statuses: words.statusNames,
             juiceNames: menu.juiceNames(in: language),
+            fruits: Dictionary(uniqueKeysWithValues: menu.fruits.map { ($0.id.rawValue, "\($0.emoji) \($0.name[language])") }),
+            optionGroups: Dictionary(uniqueKeysWithValues: menu.optionGroups.map { ($0.id.rawValue, GroupLabel($0, in: language)) }),
             recipes: Dictionary(uniqueKeysWithValues: menu.juices.map { ($0.id.rawValue, menu.recipeLine(of: $0, in: language)) }),
             queue: try await juiceBar.readQueue().map { QueueEntry($0, now: Date()) },
             lateAfterSeconds: Self.lateAfterSeconds)
@@ -45,15 +47,34 @@ struct QueuePages {
             words: words.queue, common: words.common, pageData: scriptJSON(data)))
     }
 
-    /// What the pages' scripts need: words, names, each juice's recipe as a line, and the queue.
+    /// What the pages' scripts need: words, names, each juice's recipe as a line (for an order from
+    /// before carts; a line says what its cups take), and the queue.
     struct PageData: Encodable {
         let words: QueueWords
         let common: CommonWords
+        let language: Language
+        /// An option on a card's line: `{group}`, `{option}`, as the counter names it.
+        let optionLine: String
         let statuses: [String: String]
         let juiceNames: [String: String]
+        /// Each fruit as a recipe names it: `🍓 딸기`.
+        let fruits: [String: String]
+        let optionGroups: [String: GroupLabel]
         let recipes: [String: String]
         let queue: [QueueEntry]
         let lateAfterSeconds: Int
+    }
+
+    /// An option group as a card reads it: its name, and the options a cup gets unless told
+    /// otherwise, which the card leaves out (the making screen shows what differs from a plain cup).
+    struct GroupLabel: Encodable {
+        let name: String
+        let defaults: [OptionID]
+
+        init(_ group: MenuOptionGroup, in language: Language) {
+            name = group.name[language]
+            defaults = group.defaults
+        }
     }
 
     struct Model: PageModel {

@@ -11,7 +11,7 @@ enum Template: String, CaseIterable {
     /// What every page fills (`{{<layout}}`), and the header in it.
     case layout, header
     // The pages.
-    case order, vending, home, counter, kitchen, board, reports, menu, login, signup, formRefused = "form-refused"
+    case order, vending, home, counter, kitchen, board, reports, menu, receipt, login, signup, formRefused = "form-refused"
     // Parts of pages.
     case productArt = "product-art", salesChart = "sales-chart", kakaoButton = "kakao-button", kakaoSymbol = "kakao-symbol"
     /// The anti-CSRF field every form that posts holds (`{{> csrf-field}}`; `PageTests` checks each does).
@@ -69,7 +69,7 @@ protocol PageModel {
 /// pages (쥬스 주문 · 자판기 · 홈, and staff's), who is signed in with 로그아웃 or else 로그인, and the language.
 struct PageHeader {
     enum Page {
-        case order, vending, home, signIn, signUp, counter, kitchen, board, reports, menu, formRefused
+        case order, vending, home, signIn, signUp, counter, kitchen, board, reports, menu, receipt, formRefused
     }
 
     /// The `<title>` and the page's `<h1>`.

@@ -19,7 +19,8 @@ extension Words {
             title: "Home", greeting: "Hello, {name}!", whatsNew: "What's New", noNews: "No news yet.",
             close: "Close", hideToday: "Don't show again today", order: "Order", myOrders: "My orders", noOrders: "No orders yet.",
             recommended: "For you", failed: "Something went wrong.", postNews: "Post news", postEvent: "Post an event", newsTitle: "Title",
-            body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post"),
+            body: "Text", image: "Image", start: "Starts", end: "Ends", post: "Post",
+            receipt: "Receipt", receiptOf: "Receipt: {order}"),
         account: AccountWords(
             kakaoLogin: "Login with Kakao", connectKakao: "Connect Kakao account", disconnectKakao: "Disconnect Kakao account",
             kakaoConnectedLine: "Your Kakao account is connected.", title: "My account", changeUsername: "Change username",
@@ -52,7 +53,15 @@ extension Words {
             noOrders: "No orders waiting.", waitLine: "{ahead} ahead · about {minutes} min",
             yourOrder: "No. {number} {juice} · {status}", orderReceived: "Order No. {number}, {juice}, is received.", readyBanner: "Order {number} is ready!",
             notify: "Notify me when it is ready", cancelled: "Order {number} was cancelled.", recipe: "Recipe",
-            newOrder: "New order No. {number} {juice}", age: "received {minutes} min {seconds} s ago"),
+            newOrder: "New order No. {number} {juice}", age: "received {minutes} min {seconds} s ago", cups: "{juice} ×{quantity}"),
+        receipt: ReceiptWords(
+            title: "Receipt", businessNumber: "Business registration no.", address: "Address", phone: "Phone",
+            orderNumber: "Order no.", time: "Ordered", item: "Item", unitPrice: "Unit price", quantity: "Qty", amount: "Amount",
+            total: "Total", supplyValue: "Supply value", vat: "VAT", payment: "Payment", received: "Cash received",
+            change: "Change", approval: "Approval no.", refund: "Refund", refundTime: "Refunded",
+            methods: [.cash: "Cash", .card: "Card", .transfer: "Bank transfer"],
+            unpaid: "Unpaid (pay at the counter)", unpriced: "This order was placed before prices were kept, so it has none.",
+            print: "Print", notYours: "This receipt is another member's."),
         reports: ReportWords(
             title: "Day Reports", closeDay: "Close the day", number: "No.", day: "Shop day", made: "Juices made",
             cancelled: "Cancelled", fruitUsed: "Fruit used", vendingSales: "Vending sales", hash: "Hash",

@@ -19,7 +19,8 @@ extension Words {
             title: "홈", greeting: "{name}님, 안녕하세요!", whatsNew: "What's New", noNews: "아직 새 소식이 없어요.",
             close: "닫기", hideToday: "오늘 하루 보지 않기", order: "주문", myOrders: "내 주문", noOrders: "아직 주문이 없어요.",
             recommended: "추천", failed: "요청을 처리하지 못했어요.", postNews: "새 소식 올리기", postEvent: "이벤트 올리기", newsTitle: "제목",
-            body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기"),
+            body: "내용", image: "이미지", start: "시작일", end: "종료일", post: "올리기",
+            receipt: "영수증", receiptOf: "{order} 영수증"),
         account: AccountWords(
             kakaoLogin: "카카오 로그인", connectKakao: "카카오 계정 연결", disconnectKakao: "카카오 계정 연결 해제",
             kakaoConnectedLine: "카카오 계정이 연결되어 있어요.", title: "내 계정", changeUsername: "아이디 바꾸기",
@@ -52,7 +53,14 @@ extension Words {
             noOrders: "대기 중인 주문이 없어요.", waitLine: "대기 {ahead}잔 · 약 {minutes}분",
             yourOrder: "{number}번 {juice} · {status}", orderReceived: "{number}번 {juice} 주문이 접수되었어요.", readyBanner: "{number}번 주문이 준비되었어요!",
             notify: "준비되면 알림 받기", cancelled: "{number}번 주문을 취소했어요.", recipe: "레시피",
-            newOrder: "새 주문 {number}번 {juice}", age: "{minutes}분 {seconds}초 전 접수"),
+            newOrder: "새 주문 {number}번 {juice}", age: "{minutes}분 {seconds}초 전 접수", cups: "{juice} ×{quantity}"),
+        receipt: ReceiptWords(
+            title: "영수증", businessNumber: "사업자등록번호", address: "주소", phone: "전화", orderNumber: "주문번호",
+            time: "주문 일시", item: "품목", unitPrice: "단가", quantity: "수량", amount: "금액", total: "합계",
+            supplyValue: "공급가액", vat: "부가세", payment: "결제", received: "받은 금액", change: "거스름돈",
+            approval: "승인번호", refund: "환불", refundTime: "환불 일시", methods: [.cash: "현금", .card: "카드", .transfer: "계좌이체"],
+            unpaid: "미결제 (매장에서 결제)", unpriced: "가격을 기록하기 전의 주문이라 금액이 없어요.", print: "인쇄",
+            notYours: "다른 회원의 영수증은 볼 수 없어요."),
         reports: ReportWords(
             title: "마감 보고서", closeDay: "영업 마감", number: "번호", day: "영업일", made: "만든 쥬스", cancelled: "취소",
             fruitUsed: "사용한 과일", vendingSales: "자판기 매출", hash: "해시", chartTitle: "최근 영업일 판매",

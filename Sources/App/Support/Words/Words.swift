@@ -11,6 +11,7 @@ struct Words: Sendable {
     let account: AccountWords
     let vending: VendingWords
     let queue: QueueWords
+    let receipt: ReceiptWords
     let reports: ReportWords
     let menu: MenuWords
     let counter: CounterWords
@@ -245,6 +246,25 @@ struct QueueWords: Encodable, Sendable {
     let newOrder: String
     /// How long ago a card's order came: `{minutes}`, `{seconds}`.
     let age: String
+    /// A line's juice and how many cups of it: `{juice}`, `{quantity}` (`딸바쥬스 ×2`).
+    let cups: String
+}
+
+/// A receipt (영수증, `/orders/{id}/receipt`): the shop, the order, what was sold and how it was paid.
+struct ReceiptWords: Sendable {
+    let title, businessNumber, address, phone, orderNumber, time: String
+    /// The lines' columns.
+    let item, unitPrice, quantity, amount: String
+    let total, supplyValue, vat, payment, received, change, approval, refund, refundTime: String
+    /// Each way of paying by name: `cash` is `현금`.
+    let methods: [PaymentMethod: String]
+    /// An order not paid yet, to be paid at the counter.
+    let unpaid: String
+    /// An order from before prices were kept, which has none.
+    let unpriced: String
+    let print: String
+    /// Said to a member who opens another member's receipt.
+    let notYours: String
 }
 
 /// The day reports' page: the closed days, their sales, and the close itself.
