@@ -12,7 +12,7 @@ from e2e_support import ShopApi, login, sign_in_on_current_page
 AXE = Axe()
 WIDTHS = {"phone": {"width": 390, "height": 844}, "ipad": {"width": 820, "height": 1180}}
 GUEST_PAGES = ["/", "/vending", "/login", "/signup", "/board"]
-STAFF_PAGES = ["/", "/vending", "/home", "/kitchen", "/board", "/reports", "/menu"]
+STAFF_PAGES = ["/", "/vending", "/home", "/kitchen", "/board", "/reports", "/menu", "/counter"]
 
 
 def serious_violations(page) -> list[str]:
